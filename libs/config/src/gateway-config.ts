@@ -1,0 +1,75 @@
+import { z } from 'zod';
+import { assistantEnv } from '@shop/assistant';
+import { memwalEnv } from '@shop/memory';
+import { hex32Bytes, port, sqlIdentifier, url } from './env-types';
+import { relayerPrivateKey, suiAddress, suiCoinType } from './chain-config';
+import { indexerFields } from './chain-indexer-config';
+import { sharedEnv } from './shared-config';
+
+const onchainVariables = [
+  'CHAIN_CONTRACT_ADDRESS',
+  'CHAIN_CART_REGISTRY_ID',
+  'CHAIN_RELAYER_PRIVATE_KEY',
+  'CHAIN_RPC_URL',
+] as const;
+
+export const gatewayEnv = sharedEnv
+  .extend({
+    PORT: port(3000),
+    HOST: z.string().default('0.0.0.0'),
+    RATE_LIMIT_RPM: z.coerce.number().int().min(1).default(30),
+    PRODUCT_SERVICE: z.enum(['mock', 'scraping']).default('mock'),
+    CART_SERVICE: z.enum(['db', 'onchain']).default('db'),
+    CHAIN_CONTRACT_ADDRESS: suiAddress.optional(),
+    CHAIN_CART_REGISTRY_ID: suiAddress.optional(),
+    CHAIN_RELAYER_PRIVATE_KEY: relayerPrivateKey.optional(),
+    CHAIN_PAYMENT_PACKAGE_ID: suiAddress.optional(),
+    CHAIN_RPC_URL: url.optional(),
+    ...indexerFields,
+    WALLET_ENCRYPTION_KEY: hex32Bytes.optional(),
+    SECRETS_SCHEMA: sqlIdentifier.default('secrets'),
+    REACTIONS_SCHEMA: sqlIdentifier.default('reactions'),
+    REACTION_MAX_DELIVERIES: z.coerce.number().int().min(1).max(100).default(10),
+    PROVIDER_JWKS_URL: url.optional(),
+    PROVIDER_JWT_ISSUER: z.string().optional(),
+    PROVIDER_JWT_AUDIENCE: z.string().optional(),
+    PROVIDER_API_URL: url.optional(),
+    PROVIDER_API_KEY: z.string().optional(),
+    PROVIDER_WEBHOOK_SECRET: z.string().optional(),
+    PROVIDER_CHAIN: z.string().min(1).default('base-sepolia'),
+    DEPOSIT_WEBHOOK_SECRET: z.string().min(16).optional(),
+    CHAIN_USDC_COIN_TYPE: suiCoinType.optional(),
+    DEV_JWT_SECRET: z.string().min(32).optional(),
+    READ_YOUR_WRITES_TIMEOUT_MS: z.coerce.number().int().min(0).max(10_000).default(1000),
+    /** Longest wait for one provider call, its retries included: a hung provider gives a 502 after it. */
+    PROVIDER_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+    /** Longest wait for one chain JSON-RPC request (reads retry transport failures up to 3 times). */
+    CHAIN_RPC_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+    IDLE_TIMEOUT_MS: z.coerce.number().int().min(1000).default(120_000),
+  })
+  // Runs even when another variable is already invalid, so one message names every problem.
+  .check(
+    z.superRefine(
+      (env, ctx) => {
+        if (env.NODE_ENV === 'production' && !env.WALLET_ENCRYPTION_KEY) {
+          ctx.addIssue({
+            code: 'custom',
+            path: ['WALLET_ENCRYPTION_KEY'],
+            message: 'required in production',
+          });
+        }
+        if (env.CART_SERVICE !== 'onchain') return;
+        for (const name of onchainVariables) {
+          if (!env[name])
+            ctx.addIssue({ code: 'custom', path: [name], message: 'required when CART_SERVICE=onchain' });
+        }
+      },
+      { when: () => true },
+    ),
+  )
+  // The chat model's and MemWal's variables are defined by their libraries; intersected rather than
+  // spread into the object so MemWal keeps its own cross-field rule.
+  .and(assistantEnv)
+  .and(memwalEnv);
+
+export type GatewayConfig = z.output<typeof gatewayEnv>;

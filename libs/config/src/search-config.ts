@@ -1,0 +1,60 @@
+import { z } from 'zod';
+import { chainNetwork, suiAddress, suiCoinType } from './chain-config';
+import { port, sqlIdentifier, url } from './env-types';
+import { sharedEnv } from './shared-config';
+
+/** Public full-node endpoints, the RPC default when CHAIN_RPC_URL is not set. */
+const DEFAULT_CHAIN_RPC_URLS = {
+  mainnet: 'https://fullnode.mainnet.sui.io:443',
+  testnet: 'https://fullnode.testnet.sui.io:443',
+  devnet: 'https://fullnode.devnet.sui.io:443',
+  localnet: 'http://127.0.0.1:9000',
+} as const;
+
+/**
+ * Which proxies may set X-Forwarded-For, as Fastify's `trustProxy` takes it: `true`, `false`, or
+ * comma-separated addresses/CIDRs. The rate limit keys on the client address, so trusting every
+ * proxy would let a client pick its own key: the default trusts none.
+ */
+const trustProxy = z
+  .string()
+  .regex(/^(true|false|[0-9A-Fa-f.:/]+(,\s*[0-9A-Fa-f.:/]+)*)$/, 'true, false, or proxy addresses')
+  .default('false')
+  .transform((value): boolean | string => (value === 'true' || value === 'false' ? value === 'true' : value));
+
+export const searchEnv = sharedEnv
+  .extend({
+    PORT: port(3000),
+    HOST: z.string().default('0.0.0.0'),
+    TRUST_PROXY: trustProxy,
+    /** The service's own Postgres schema: projection bookkeeping and the transaction records. */
+    SEARCH_SCHEMA: sqlIdentifier.default('search'),
+    READ_YOUR_WRITES_TIMEOUT_MS: z.coerce.number().int().min(0).max(10_000).default(1000),
+    CHAIN_NETWORK: chainNetwork.default('testnet'),
+    CHAIN_RPC_URL: url.optional(),
+    /** Absent disables payment verification, as the spec allows; search still runs. */
+    CHAIN_MERCHANT_ADDRESS: suiAddress.optional(),
+    /** MIST amounts exceed 2^53, so they stay integers end to end: a bigint, never a float. */
+    CHAIN_PAYMENT_AMOUNT_MIST: z
+      .string()
+      .regex(/^[1-9][0-9]*$/, 'must be a positive whole number of MIST')
+      .default('1000000000')
+      .transform((value) => BigInt(value)),
+    /** Normalized (full-length package address), so it compares equal to what the chain reports. */
+    CHAIN_COIN_TYPE: suiCoinType.prefault('0x2::sui::SUI'),
+    APIFY_API_TOKEN: z.string().min(1).optional(),
+    APIFY_API_BASE_URL: url.optional(),
+    APIFY_ACTOR_ID: z.string().min(1).default('apify/e-commerce-scraping-tool'),
+    DEPOSIT_WEBHOOK_SECRET: z.string().min(1).optional(),
+    BACKEND_URL: url.default('http://127.0.0.1:3000'),
+    /** How long a scraped listing is served from Redis; 0 turns the cache off. */
+    SEARCH_CACHE_TTL_SECONDS: z.coerce.number().int().min(0).default(300),
+    /** How long a product seen in a search stays findable by ASIN without a new scrape. */
+    SEARCH_PRODUCT_TTL_SECONDS: z.coerce.number().int().min(0).default(3600),
+  })
+  .transform((env) => ({
+    ...env,
+    CHAIN_RPC_URL: env.CHAIN_RPC_URL ?? DEFAULT_CHAIN_RPC_URLS[env.CHAIN_NETWORK],
+  }));
+
+export type SearchConfig = z.output<typeof searchEnv>;

@@ -1,0 +1,90 @@
+import { z } from 'zod';
+import { EventDefinition, Upcaster } from './event-definition';
+import { EventEnvelope } from './event-envelope';
+
+export class UnknownEventTypeError extends Error {
+  constructor(readonly type: string) {
+    super(`unknown event type: ${type}`);
+  }
+}
+
+export class EventDataError extends Error {
+  constructor(
+    readonly type: string,
+    readonly version: number,
+    readonly issues: z.core.$ZodIssue[],
+  ) {
+    super(
+      `invalid data for ${type} v${version}: ${issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+    );
+  }
+}
+
+/**
+ * The registry of every event type at its current version, plus the upcasters that bring
+ * older stored versions up to it. Readers always see current-version data.
+ */
+export class EventCatalogue {
+  private readonly byType = new Map<string, EventDefinition>();
+  private readonly upcasters = new Map<string, Upcaster>();
+
+  constructor(definitions: readonly EventDefinition[], upcasters: readonly Upcaster[] = []) {
+    for (const definition of definitions) {
+      if (this.byType.has(definition.type)) throw new Error(`event type defined twice: ${definition.type}`);
+      this.byType.set(definition.type, definition);
+    }
+    for (const upcaster of upcasters) {
+      const current = this.definition(upcaster.type);
+      if (upcaster.fromVersion >= current.version) {
+        throw new Error(
+          `upcaster for ${upcaster.type} v${upcaster.fromVersion} is not older than v${current.version}`,
+        );
+      }
+      this.upcasters.set(`${upcaster.type}@${upcaster.fromVersion}`, upcaster);
+    }
+    for (const definition of definitions) {
+      for (let v = 1; v < definition.version; v++) {
+        if (!this.upcasters.has(`${definition.type}@${v}`)) {
+          throw new Error(`${definition.type} is at v${definition.version} but has no upcaster from v${v}`);
+        }
+      }
+    }
+  }
+
+  get definitions(): EventDefinition[] {
+    return [...this.byType.values()];
+  }
+
+  has(type: string): boolean {
+    return this.byType.has(type);
+  }
+
+  definition(type: string): EventDefinition {
+    const definition = this.byType.get(type);
+    if (!definition) throw new UnknownEventTypeError(type);
+    return definition;
+  }
+
+  /** Validates data about to be appended; only the current version is ever written. */
+  validate(type: string, data: unknown): unknown {
+    const definition = this.definition(type);
+    const result = definition.schema.safeParse(data);
+    if (!result.success) throw new EventDataError(type, definition.version, result.error.issues);
+    return result.data;
+  }
+
+  /** Brings a stored envelope's data to the current version and validates it. */
+  upcast(envelope: Pick<EventEnvelope, 'type' | 'version' | 'data'>): { version: number; data: unknown } {
+    const definition = this.definition(envelope.type);
+    if (envelope.version > definition.version) {
+      throw new Error(
+        `${envelope.type} v${envelope.version} is newer than this build knows (v${definition.version})`,
+      );
+    }
+    let data = envelope.data;
+    for (let v = envelope.version; v < definition.version; v++) {
+      data = this.upcasters.get(`${envelope.type}@${v}`)!.up(data);
+    }
+    return { version: definition.version, data: this.validate(envelope.type, data) };
+  }
+}
