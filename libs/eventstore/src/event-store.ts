@@ -1,0 +1,335 @@
+import {
+  AckPolicy,
+  ConsumerEvents,
+  ConsumerMessages,
+  DeliverPolicy,
+  Events,
+  JetStreamClient,
+  JetStreamManager,
+  NatsConnection,
+  JsMsg,
+  nanos,
+  NatsError,
+  nuid,
+  StoredMsg,
+} from 'nats';
+import { AggregateName, EventCatalogue, NewEvent, RecordedEvent, subjectFor } from '@shop/contracts';
+import { buildCommit, CommitMetadata, decodeCommit, encodeCommit } from './commit-codec';
+import { EventStoreUnavailableError, WrongExpectedSequenceError } from './errors';
+import { eventStreamConfig } from './stream-definition';
+
+export interface EventStoreOptions {
+  stream: string;
+  subjectPrefix: string;
+  catalogue: EventCatalogue;
+  replicas?: number;
+  /** Publish acknowledgement deadline. */
+  timeoutMs?: number;
+}
+
+export interface AppendOptions extends CommitMetadata {
+  /** The subject's last sequence this commit was decided on; 0 means the subject must be empty. */
+  expectedSequence: number;
+}
+
+export interface AppendResult {
+  /** Stream sequence of the commit: the aggregate's new version. */
+  sequence: number;
+  /** True when the command id had been stored already; `events` are then the stored ones. */
+  duplicate: boolean;
+  events: RecordedEvent[];
+}
+
+export interface RawCommit {
+  sequence: number;
+  subject: string;
+  data: Uint8Array;
+}
+
+export interface LoadedEvents {
+  events: RecordedEvent[];
+  /** Sequence of the subject's last commit, 0 for an empty subject. */
+  version: number;
+}
+
+const WRONG_LAST_SEQUENCE = 10071;
+const NO_MESSAGE_FOUND = 10037;
+/** Past this many commits a load switches from per-message gets to a consumer. */
+const DIRECT_READ_LIMIT = 32;
+/** A read consumer's pull expiry; two heartbeats (half of it each) missed mark it as stuck. */
+const READ_EXPIRES_MS = 2000;
+/** Consecutive consumers that deliver nothing before a read gives up as "unavailable". */
+const READ_ATTEMPTS = 8;
+/** Creating a read consumer takes milliseconds; one placed on a lost node never answers. */
+const READ_CONSUMER_CREATE_TIMEOUT_MS = 2000;
+
+function apiErrorCode(error: unknown): number | undefined {
+  return (error as NatsError | undefined)?.api_error?.err_code;
+}
+
+function isUnavailable(error: unknown): boolean {
+  const code = (error as NatsError | undefined)?.code;
+  return (
+    code === '503' || code === 'TIMEOUT' || code === 'CONNECTION_CLOSED' || code === 'CONNECTION_DRAINING'
+  );
+}
+
+/** Append, load and read over one JetStream stream of commits. */
+export class EventStore {
+  readonly js: JetStreamClient;
+  readonly stream: string;
+  readonly subjectPrefix: string;
+  readonly catalogue: EventCatalogue;
+  private readonly timeoutMs: number;
+  private readonly appendListeners = new Set<(events: readonly RecordedEvent[]) => void>();
+  /** False between a disconnect and the reconnect: calls then fail at once instead of waiting out the timeout. */
+  private connected = true;
+  private readJsm: JetStreamManager | null = null;
+
+  private constructor(
+    readonly nc: NatsConnection,
+    readonly jsm: JetStreamManager,
+    private readonly options: EventStoreOptions,
+  ) {
+    this.js = nc.jetstream({ timeout: options.timeoutMs ?? 5000 });
+    this.stream = options.stream;
+    this.subjectPrefix = options.subjectPrefix;
+    this.catalogue = options.catalogue;
+    this.timeoutMs = options.timeoutMs ?? 5000;
+    void this.watchConnection();
+  }
+
+  private async watchConnection(): Promise<void> {
+    try {
+      for await (const status of this.nc.status()) {
+        if (status.type === Events.Disconnect) this.connected = false;
+        else if (status.type === Events.Reconnect) this.connected = true;
+      }
+    } catch {
+      // the connection closed
+    }
+  }
+
+  /** While NATS is unreachable a command answers "unavailable" now rather than after the publish timeout. */
+  private ensureConnected(): void {
+    if (!this.connected || this.nc.isClosed()) {
+      throw new EventStoreUnavailableError(new Error('not connected to NATS'));
+    }
+  }
+
+  static async create(nc: NatsConnection, options: EventStoreOptions): Promise<EventStore> {
+    const jsm = await nc.jetstreamManager({ timeout: options.timeoutMs ?? 5000 });
+    return new EventStore(nc, jsm, options);
+  }
+
+  /** Creates the stream, or updates it to the definition in infra/ when it exists. */
+  async ensureStream(): Promise<void> {
+    const config = eventStreamConfig({
+      stream: this.stream,
+      subjectPrefix: this.subjectPrefix,
+      replicas: this.options.replicas ?? 1,
+    });
+    try {
+      await this.jsm.streams.info(this.stream);
+      await this.jsm.streams.update(this.stream, config);
+    } catch (error) {
+      if ((error as NatsError).code !== '404' && apiErrorCode(error) !== 10059) throw error;
+      await this.jsm.streams.add(config);
+    }
+  }
+
+  subject(aggregate: AggregateName, id: string): string {
+    return subjectFor(this.subjectPrefix, aggregate, id);
+  }
+
+  async append(
+    aggregate: AggregateName,
+    aggregateId: string,
+    events: readonly NewEvent[],
+    options: AppendOptions,
+  ): Promise<AppendResult> {
+    const subject = this.subject(aggregate, aggregateId);
+    const commit = buildCommit(this.catalogue, aggregateId, events, options);
+    this.ensureConnected();
+    let ack;
+    try {
+      ack = await this.js.publish(subject, encodeCommit(commit), {
+        msgID: options.commandId,
+        expect: { lastSubjectSequence: options.expectedSequence },
+        timeout: this.timeoutMs,
+      });
+    } catch (error) {
+      if (apiErrorCode(error) === WRONG_LAST_SEQUENCE) {
+        throw new WrongExpectedSequenceError(subject, options.expectedSequence);
+      }
+      if (isUnavailable(error)) throw new EventStoreUnavailableError(error);
+      throw error;
+    }
+    if (ack.duplicate) {
+      const stored = await this.readCommit(ack.seq);
+      return { sequence: ack.seq, duplicate: true, events: stored ?? [] };
+    }
+    const recorded = commit.events.map((envelope, index) => ({
+      ...envelope,
+      sequence: ack.seq,
+      index,
+      subject,
+      aggregate,
+      commandId: commit.commandId,
+    })) as RecordedEvent[];
+    for (const listener of this.appendListeners) listener(recorded);
+    return { sequence: ack.seq, duplicate: false, events: recorded };
+  }
+
+  /**
+   * Calls `listener` with the events of every commit this store appends (a repeated command
+   * id stores nothing and is not reported), e.g. to count them in metrics. Returns the way to stop.
+   */
+  onAppended(listener: (events: readonly RecordedEvent[]) => void): () => void {
+    this.appendListeners.add(listener);
+    return () => this.appendListeners.delete(listener);
+  }
+
+  /** The subject's current version without reading its history. */
+  async lastSequence(subject: string): Promise<number> {
+    const message = await this.getMessage({ last_by_subj: subject });
+    return message?.seq ?? 0;
+  }
+
+  /** Every event of one aggregate after `afterSequence`, in order. */
+  async load(aggregate: AggregateName, aggregateId: string, afterSequence = 0): Promise<LoadedEvents> {
+    const subject = this.subject(aggregate, aggregateId);
+    const events: RecordedEvent[] = [];
+    let version = afterSequence;
+    for (let reads = 0; reads < DIRECT_READ_LIMIT; reads++) {
+      const message = await this.getMessage({ seq: version + 1, next_by_subj: subject });
+      if (!message) return { events, version };
+      events.push(...this.decode(message.subject, message.seq, message.data));
+      version = message.seq;
+    }
+    const rest = await this.readSubjectWithConsumer(subject, version);
+    return { events: [...events, ...rest.events], version: rest.version };
+  }
+
+  async readCommit(sequence: number): Promise<RecordedEvent[] | null> {
+    const message = await this.getMessage({ seq: sequence });
+    return message ? this.decode(message.subject, message.seq, message.data) : null;
+  }
+
+  async lastStreamSequence(): Promise<number> {
+    const info = await this.jsm.streams.info(this.stream);
+    return info.state.last_seq;
+  }
+
+  /**
+   * Reads the whole stream (or a range of it) in order, one commit at a time, for replays
+   * and rebuilds. Uses its own short-lived consumer, so the live stream is never disturbed.
+   */
+  async *read(fromSequence = 1, untilSequence?: number): AsyncGenerator<RecordedEvent[]> {
+    for await (const message of this.readRaw(fromSequence, untilSequence)) {
+      yield this.decode(message.subject, message.sequence, message.data);
+    }
+  }
+
+  /** The stored messages undecoded, so a reader can decide what to do with one it cannot decode. */
+  async *readRaw(fromSequence = 1, untilSequence?: number): AsyncGenerator<RawCommit> {
+    const last = untilSequence ?? (await this.lastStreamSequence());
+    for await (const message of this.readWithConsumer(fromSequence, last)) {
+      yield { sequence: message.seq, subject: message.subject, data: message.data };
+    }
+  }
+
+  private async readSubjectWithConsumer(subject: string, afterSequence: number): Promise<LoadedEvents> {
+    const last = await this.lastSequence(subject);
+    const events: RecordedEvent[] = [];
+    if (last <= afterSequence) return { events, version: afterSequence };
+    for await (const message of this.readWithConsumer(afterSequence + 1, last, subject)) {
+      events.push(...this.decode(message.subject, message.seq, message.data));
+    }
+    return { events, version: last };
+  }
+
+  /**
+   * Messages `from`..`last` in order (of one subject when `filterSubject` is given), through
+   * short-lived R1 in-memory consumers, each under a fresh name. In a cluster that has lost a
+   * node, JetStream 2.9 may place a new R1 consumer on the lost node: its creation times out, or
+   * it delivers nothing. Either way this reader gives up on that consumer after a short stall
+   * and continues after the last message it got with a new one, instead of waiting forever
+   * (nats.js's ordered consumer retries under the same name, which stays on the lost node).
+   */
+  private async *readWithConsumer(from: number, last: number, filterSubject?: string): AsyncGenerator<JsMsg> {
+    let next = from;
+    let failures = 0;
+    this.readJsm ??= await this.nc.jetstreamManager({
+      timeout: Math.min(this.timeoutMs, READ_CONSUMER_CREATE_TIMEOUT_MS),
+      checkAPI: false,
+    });
+    const jsm = this.readJsm;
+    while (next <= last) {
+      this.ensureConnected();
+      const name = `read_${nuid.next()}`;
+      let messages: ConsumerMessages | null = null;
+      try {
+        await jsm.consumers.add(this.stream, {
+          name,
+          ack_policy: AckPolicy.None,
+          deliver_policy: DeliverPolicy.StartSequence,
+          opt_start_seq: next,
+          num_replicas: 1,
+          mem_storage: true,
+          inactive_threshold: nanos(60_000),
+          ...(filterSubject ? { filter_subject: filterSubject } : {}),
+        });
+        const consumer = await this.js.consumers.get(this.stream, name);
+        const current = await consumer.consume({ max_messages: 2000, expires: READ_EXPIRES_MS });
+        messages = current;
+        // Two missed heartbeats while messages up to `last` are known to exist: the consumer is stuck.
+        void (async () => {
+          for await (const status of await current.status()) {
+            if (status.type === ConsumerEvents.HeartbeatsMissed) current.stop();
+          }
+        })().catch(() => undefined);
+        for await (const message of current) {
+          if (message.seq < next) continue;
+          if (message.seq > last) {
+            next = last + 1;
+            break;
+          }
+          next = message.seq + 1;
+          failures = 0;
+          yield message;
+          if (message.seq >= last) break;
+        }
+      } catch (error) {
+        // Only a consumer that could not be reached is replaced; anything else is the caller's to see.
+        if (error instanceof EventStoreUnavailableError || !isUnavailable(error)) throw error;
+        if (++failures >= READ_ATTEMPTS) throw new EventStoreUnavailableError(error);
+        continue;
+      } finally {
+        messages?.stop();
+        // Not awaited: a consumer on a lost node would hold the reader for a whole request timeout.
+        jsm.consumers.delete(this.stream, name).catch(() => undefined);
+      }
+      if (next <= last && ++failures >= READ_ATTEMPTS) {
+        throw new EventStoreUnavailableError(new Error(`reading ${this.stream} stalled at sequence ${next}`));
+      }
+    }
+  }
+
+  private decode(subject: string, sequence: number, payload: Uint8Array): RecordedEvent[] {
+    return decodeCommit(this.catalogue, this.subjectPrefix, subject, sequence, payload);
+  }
+
+  private async getMessage(
+    query: { seq: number } | { last_by_subj: string } | { seq: number; next_by_subj: string },
+  ): Promise<StoredMsg | null> {
+    this.ensureConnected();
+    try {
+      return await this.jsm.streams.getMessage(this.stream, query);
+    } catch (error) {
+      if (apiErrorCode(error) === NO_MESSAGE_FOUND) return null;
+      if (isUnavailable(error)) throw new EventStoreUnavailableError(error);
+      throw error;
+    }
+  }
+}

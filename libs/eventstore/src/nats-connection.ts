@@ -1,0 +1,12 @@
+import { connect, NatsConnection } from 'nats';
+
+/** One connection per process; it reconnects forever so a NATS restart is survived. */
+export async function connectNats(url: string, name: string): Promise<NatsConnection> {
+  return connect({
+    servers: url.split(','),
+    name,
+    maxReconnectAttempts: -1,
+    reconnectTimeWait: 250,
+    waitOnFirstConnect: false,
+  });
+}
