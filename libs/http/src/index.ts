@@ -1,0 +1,7 @@
+export * from './api-route';
+export * from './validated';
+export * from './openapi-document';
+export * from './describe-zod-error';
+export * from './domain-error-status';
+export * from './swagger-ui';
+export * from './request-context';

@@ -1,0 +1,29 @@
+import type { EventStore } from '@shop/eventstore';
+import type { BatchOutcome, CommandExecutor } from '@shop/projections';
+import { ServiceMetrics } from './service-metrics';
+
+/** events_appended_total{type} from the store's append hook. Returns the way to stop. */
+export function countAppendedEvents(metrics: ServiceMetrics, store: EventStore): () => void {
+  return store.onAppended((events) => {
+    for (const event of events) metrics.eventsAppended.inc({ type: event.type });
+  });
+}
+
+/** write_to_readable_seconds{aggregate} and read_your_writes_timeouts_total from the executor's hook. */
+export function timeWriteToReadable(metrics: ServiceMetrics, executor: CommandExecutor): () => void {
+  return executor.onReadable(({ aggregate, seconds, readable }) => {
+    if (readable) metrics.writeToReadable.observe({ aggregate }, seconds);
+    else metrics.readYourWritesTimeouts.inc({ aggregate });
+  });
+}
+
+/** A ProjectionRunner `onBatch` that counts applied events, batch sizes and parkings. */
+export function projectionBatchMetrics(
+  metrics: ServiceMetrics,
+): (outcome: BatchOutcome, projection: string, batchSize: number) => void {
+  return (outcome, projection, batchSize) => {
+    metrics.projectionEventsApplied.inc({ projection }, outcome.applied.length);
+    metrics.projectionBatchSize.observe({ projection }, batchSize);
+    if (outcome.parked.length > 0) metrics.projectionParkings.inc({ projection }, outcome.parked.length);
+  };
+}

@@ -1,0 +1,59 @@
+import type { Redis } from 'ioredis';
+
+export interface CacheRead<T> {
+  value: T | undefined;
+  /** The key's generation when it was read: store a freshly loaded value under this one. */
+  generation: string;
+}
+
+/**
+ * A read-through cache that cannot keep a stale value: every entry is stored with the
+ * generation of its key as seen *before* the database read, and a writer invalidates by
+ * bumping the generation. A slow reader that loaded old rows writes an entry under an old
+ * generation, which the next read ignores. Redis trouble only means a cache miss.
+ */
+export class GenerationCache {
+  constructor(
+    private readonly redis: Redis,
+    private readonly namespace: string,
+    private readonly ttlSeconds: number,
+  ) {}
+
+  async read<T>(key: string): Promise<CacheRead<T>> {
+    try {
+      const [entry, generation] = await this.redis.mget(this.dataKey(key), this.generationKey(key));
+      const current = generation ?? '0';
+      if (!entry) return { value: undefined, generation: current };
+      const parsed = JSON.parse(entry) as { generation: string; value: T };
+      return { value: parsed.generation === current ? parsed.value : undefined, generation: current };
+    } catch {
+      return { value: undefined, generation: 'unavailable' };
+    }
+  }
+
+  async write<T>(key: string, value: T, generation: string): Promise<void> {
+    if (generation === 'unavailable') return;
+    await this.redis
+      .set(this.dataKey(key), JSON.stringify({ generation, value }), 'EX', this.ttlSeconds)
+      .catch(() => undefined);
+  }
+
+  /** Makes every entry of these keys stale, including ones being written right now. */
+  async invalidate(keys: Iterable<string>): Promise<void> {
+    const pipeline = this.redis.pipeline();
+    for (const key of new Set(keys)) {
+      pipeline.incr(this.generationKey(key));
+      // Outlives any data entry, so an expired generation cannot make an old entry current.
+      pipeline.expire(this.generationKey(key), this.ttlSeconds * 100);
+    }
+    await pipeline.exec();
+  }
+
+  private dataKey(key: string): string {
+    return `cache:${this.namespace}:${key}`;
+  }
+
+  private generationKey(key: string): string {
+    return `cache-gen:${this.namespace}:${key}`;
+  }
+}

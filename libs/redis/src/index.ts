@@ -1,0 +1,5 @@
+export * from './create-redis';
+export * from './rate-limiter';
+export * from './redis-lock';
+export * from './single-flight-cache';
+export * from './generation-cache';

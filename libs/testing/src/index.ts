@@ -1,0 +1,6 @@
+export * from './test-environment';
+export * from './service-process';
+export * from './private-process';
+export * from './private-nats';
+export * from './private-redis';
+export * from './private-postgres';

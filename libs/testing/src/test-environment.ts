@@ -1,0 +1,96 @@
+import { randomBytes } from 'node:crypto';
+import { NatsConnection } from 'nats';
+import pg from 'pg';
+import { eventCatalogue } from '@shop/contracts';
+import { connectNats, EventStore } from '@shop/eventstore';
+
+export interface TestEnvironment {
+  id: string;
+  natsUrl: string;
+  databaseUrl: string;
+  redisUrl: string;
+  stream: string;
+  subjectPrefix: string;
+  schema: string;
+  redisKeyPrefix: string;
+  /** The variables a service under test needs to use exactly these resources. */
+  env: Record<string, string>;
+}
+
+/**
+ * Names unique to one test file inside one run: its own stream, subject prefix, read-model
+ * schema and Redis key prefix, in the run's own database (see scripts/test/global-setup.ts).
+ */
+export function testEnvironment(label: string): TestEnvironment {
+  const id = `${label
+    .replace(/[^a-z0-9]/gi, '')
+    .toLowerCase()
+    .slice(0, 12)}${randomBytes(4).toString('hex')}`;
+  const natsUrl = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
+  const databaseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+  const runId = process.env.TEST_RUN_ID ?? 'local';
+  const stream = `T_${runId}_${id}`.toUpperCase();
+  const subjectPrefix = `t${runId}${id}`;
+  const schema = `rm_${id}`;
+  const redisKeyPrefix = `test:${runId}:${id}:`;
+  return {
+    id,
+    natsUrl,
+    databaseUrl,
+    redisUrl,
+    stream,
+    subjectPrefix,
+    schema,
+    redisKeyPrefix,
+    env: {
+      NODE_ENV: 'test',
+      LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',
+      NATS_URL: natsUrl,
+      DATABASE_URL: databaseUrl,
+      REDIS_URL: redisUrl,
+      EVENT_STREAM: stream,
+      EVENT_SUBJECT_PREFIX: subjectPrefix,
+      READ_MODEL_SCHEMA: schema,
+      SECRETS_SCHEMA: `${schema}_secrets`,
+      INDEXER_SCHEMA: `${schema}_indexer`,
+      REACTIONS_SCHEMA: `${schema}_reactions`,
+      REDIS_KEY_PREFIX: redisKeyPrefix,
+    },
+  };
+}
+
+export interface TestEventStore {
+  nc: NatsConnection;
+  store: EventStore;
+  close(): Promise<void>;
+}
+
+/** A connected event store on the environment's own stream, deleted again on close. */
+export async function openTestEventStore(env: TestEnvironment): Promise<TestEventStore> {
+  const nc = await connectNats(env.natsUrl, `test-${env.id}`);
+  const store = await EventStore.create(nc, {
+    stream: env.stream,
+    subjectPrefix: env.subjectPrefix,
+    catalogue: eventCatalogue,
+  });
+  await store.ensureStream();
+  return {
+    nc,
+    store,
+    async close() {
+      await store.jsm.streams.delete(env.stream).catch(() => undefined);
+      await nc.drain();
+    },
+  };
+}
+
+export async function dropSchema(env: TestEnvironment): Promise<void> {
+  const client = new pg.Client({ connectionString: env.databaseUrl });
+  await client.connect();
+  await client.query(`DROP SCHEMA IF EXISTS ${env.schema} CASCADE`);
+  await client.query(`DROP SCHEMA IF EXISTS ${env.schema}_secrets CASCADE`);
+  await client.query(`DROP SCHEMA IF EXISTS ${env.schema}_indexer CASCADE`);
+  await client.query(`DROP SCHEMA IF EXISTS ${env.schema}_reactions CASCADE`);
+  await client.end();
+}
