@@ -1,0 +1,20 @@
+import pg from 'pg';
+
+/** Creates the database named in `url` when it does not exist yet (a fresh machine). */
+export async function ensureDatabase(url: string): Promise<boolean> {
+  const target = new URL(url);
+  const name = decodeURIComponent(target.pathname.replace(/^\//, ''));
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new Error(`unsupported database name: ${name}`);
+  const admin = new URL(url);
+  admin.pathname = '/postgres';
+  const client = new pg.Client({ connectionString: admin.toString() });
+  await client.connect();
+  try {
+    const exists = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+    if (exists.rowCount) return false;
+    await client.query(`CREATE DATABASE ${name}`);
+    return true;
+  } finally {
+    await client.end();
+  }
+}

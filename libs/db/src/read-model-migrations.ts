@@ -1,0 +1,51 @@
+import { Kysely, Migration, MigrationProvider, Migrator, sql } from 'kysely';
+import * as bookkeeping from './migrations/0001-read-model-bookkeeping';
+import * as users from './migrations/0002-users';
+import * as userMemories from './migrations/0003-user-memories';
+import * as cartItems from './migrations/0004-cart-items';
+import * as chatSessions from './migrations/0005-chat-sessions';
+import * as orders from './migrations/0006-orders';
+
+/** Checkpoints and parking: every schema that projections write into starts with these. */
+export const bookkeepingMigrations: Record<string, Migration> = {
+  '0001-read-model-bookkeeping': bookkeeping,
+};
+
+/** The gateway's read model, ordered by name; a new read-model table is a new entry here. */
+export const readModelMigrations: Record<string, Migration> = {
+  ...bookkeepingMigrations,
+  '0002-users': users,
+  '0003-user-memories': userMemories,
+  '0004-cart-items': cartItems,
+  '0005-chat-sessions': chatSessions,
+  '0006-orders': orders,
+};
+
+/**
+ * Creates or upgrades `schema` with `migrations`. The same migrations build a live schema
+ * and any rebuild of it, so a rebuilt read model has exactly the live shape.
+ */
+export async function migrateSchema(
+  db: Kysely<unknown>,
+  schema: string,
+  migrations: Record<string, Migration>,
+): Promise<string[]> {
+  await sql`CREATE SCHEMA IF NOT EXISTS ${sql.id(schema)}`.execute(db);
+  const provider: MigrationProvider = { getMigrations: async () => migrations };
+  const migrator = new Migrator({ db: db.withSchema(schema), provider, migrationTableSchema: schema });
+  for (let attempt = 1; ; attempt++) {
+    const { error, results } = await migrator.migrateToLatest();
+    if (!error) return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+    // Kysely lists every table in the database first; a schema dropped or swapped at that moment
+    // by another session (a replay, a parallel test) is a race, not a broken migration.
+    const code = (error as { code?: string }).code ?? '';
+    if (attempt >= 5 || !catalogueRaceCodes.has(code)) throw error;
+  }
+}
+
+/** "schema does not exist" and "table does not exist", as a concurrent DROP makes them. */
+const catalogueRaceCodes = new Set(['3F000', '42P01']);
+
+export function migrateReadModel(db: Kysely<unknown>, schema: string): Promise<string[]> {
+  return migrateSchema(db, schema, readModelMigrations);
+}

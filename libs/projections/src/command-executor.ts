@@ -1,0 +1,67 @@
+import { randomUUID } from 'node:crypto';
+import { Actor, AggregateName } from '@shop/contracts';
+import { Decider } from '@shop/domain';
+import { CommandOutcome, DeciderRunner } from '@shop/eventstore';
+import { currentCorrelationId } from '@shop/observability';
+import { PositionTracker } from './position-tracker';
+
+export interface ExecuteOptions {
+  actor: Actor;
+  /** Stable id of the command (from an Idempotency-Key or the causing event) so a retry is stored once. */
+  commandId?: string;
+  causationId?: string | null;
+}
+
+/**
+ * Runs a decider against its aggregate, then waits (bounded) until the projections that read
+ * that aggregate have applied the commit, so the caller's next read sees its write.
+ */
+export interface ReadableObservation {
+  aggregate: AggregateName;
+  /** From the append's acknowledgement until the commit was readable, or until the wait gave up. */
+  seconds: number;
+  /** False when the wait timed out and the caller was answered before its write was readable. */
+  readable: boolean;
+}
+
+export class CommandExecutor {
+  private readonly readableListeners = new Set<(observation: ReadableObservation) => void>();
+
+  constructor(
+    private readonly runner: DeciderRunner,
+    private readonly tracker: PositionTracker,
+    private readonly projections: readonly { name: string; aggregates: readonly AggregateName[] }[],
+    private readonly readYourWritesTimeoutMs: number,
+  ) {}
+
+  async execute<C, E extends { type: string; data: unknown }, S>(
+    decider: Decider<C, E, S>,
+    aggregate: AggregateName,
+    aggregateId: string,
+    command: C,
+    options: ExecuteOptions,
+  ): Promise<CommandOutcome<E, S>> {
+    const outcome = await this.runner.run(decider, aggregate, aggregateId, command, {
+      commandId: options.commandId ?? randomUUID(),
+      correlationId: currentCorrelationId() ?? randomUUID(),
+      causationId: options.causationId ?? null,
+      actor: options.actor,
+    });
+    if (outcome.version > 0) {
+      const readers = this.projections.filter((p) => p.aggregates.includes(aggregate)).map((p) => p.name);
+      const appendedAt = performance.now();
+      const readable = await this.tracker.waitFor(readers, outcome.version, this.readYourWritesTimeoutMs);
+      if (outcome.appended && readers.length > 0) {
+        const seconds = (performance.now() - appendedAt) / 1000;
+        for (const listener of this.readableListeners) listener({ aggregate, seconds, readable });
+      }
+    }
+    return outcome;
+  }
+
+  /** Reports the write-to-readable time of every appended command (metrics). Returns the way to stop. */
+  onReadable(listener: (observation: ReadableObservation) => void): () => void {
+    this.readableListeners.add(listener);
+    return () => this.readableListeners.delete(listener);
+  }
+}

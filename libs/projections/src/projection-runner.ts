@@ -1,0 +1,273 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { AckPolicy, ConsumerMessages, DeliverPolicy, JsMsg, nanos } from 'nats';
+import pg from 'pg';
+import { RecordedEvent } from '@shop/contracts';
+import { EventStore } from '@shop/eventstore';
+import { BatchApplier, BatchItem, BatchOutcome, CheckpointMovedError } from './batch-applier';
+import { decodeBatchItem } from './batch-item';
+import { checkpointSubject, consumerNameFor } from './checkpoint-subject';
+import { AnyKysely, AnyProjection } from './projection';
+import { isTransientError } from './transient-error';
+
+export interface RunnerLogger {
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
+}
+
+export interface ProjectionRunnerOptions {
+  store: EventStore;
+  db: AnyKysely;
+  /** For the session-level advisory lock that keeps one active runner per projection. */
+  databaseUrl: string;
+  schema: string;
+  projection: AnyProjection;
+  batchSize?: number;
+  maxAttempts?: number;
+  logger?: RunnerLogger;
+  onBatch?: (outcome: BatchOutcome, projection: string, batchSize: number) => void;
+}
+
+const silent: RunnerLogger = { info() {}, warn() {}, error() {} };
+
+/**
+ * Keeps one projection up to date from its durable pull consumer. The Postgres checkpoint is
+ * the only cursor: on every start or recovery the consumer is re-created at checkpoint + 1,
+ * and messages must arrive contiguously, so a redelivery can never skip or repeat an event.
+ * Messages that arrive while a batch is being written form the next batch: low latency when
+ * idle, large batches under load.
+ */
+export class ProjectionRunner {
+  private readonly batchSize: number;
+  private readonly applier: BatchApplier;
+  private readonly logger: RunnerLogger;
+  private position = -1;
+  private stopping = false;
+  private loop: Promise<void> | null = null;
+  private messages: ConsumerMessages | null = null;
+  private lockClient: pg.Client | null = null;
+  private resetReason: string | null = null;
+  private wake: (() => void) | null = null;
+  private readonly waiters = new Set<{ sequence: number; resolve: () => void }>();
+
+  constructor(private readonly options: ProjectionRunnerOptions) {
+    this.batchSize = options.batchSize ?? 500;
+    this.logger = options.logger ?? silent;
+    this.applier = new BatchApplier(options.db, options.schema, options.projection, options.maxAttempts ?? 3);
+  }
+
+  get name(): string {
+    return this.options.projection.name;
+  }
+
+  get checkpoint(): number {
+    return this.position;
+  }
+
+  start(): void {
+    if (this.loop) return;
+    this.stopping = false;
+    this.loop = this.run();
+  }
+
+  /** Finishes the batch in hand, then stops consuming and releases the lock. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    this.messages?.stop();
+    this.wake?.();
+    await this.loop;
+    this.loop = null;
+  }
+
+  /** Resolves once the checkpoint has reached `sequence`. */
+  caughtUp(sequence: number): Promise<void> {
+    if (this.position >= sequence) return Promise.resolve();
+    return new Promise((resolve) => this.waiters.add({ sequence, resolve }));
+  }
+
+  private async run(): Promise<void> {
+    let backoff = 100;
+    while (!this.stopping) {
+      try {
+        if (!(await this.acquireLock())) {
+          await sleep(1000);
+          continue;
+        }
+        this.position = await this.applier.checkpoint();
+        this.notifyWaiters();
+        await this.recreateConsumer(this.position + 1);
+        this.resetReason = null;
+        await this.consume();
+        backoff = 100;
+        if (this.resetReason)
+          this.logger.warn({ projection: this.name, reason: this.resetReason }, 'consumer reset');
+      } catch (error) {
+        this.logger.error(
+          { projection: this.name, err: error },
+          'projection runner error; restarting from checkpoint',
+        );
+        await sleep(backoff);
+        backoff = Math.min(backoff * 2, 5000);
+      } finally {
+        this.messages?.stop();
+        this.messages = null;
+      }
+    }
+    await this.releaseLock();
+  }
+
+  private async consume(): Promise<void> {
+    const { store, projection } = this.options;
+    const consumer = await store.js.consumers.get(store.stream, consumerNameFor(projection.name));
+    const messages = await consumer.consume({ max_messages: this.batchSize * 2, expires: 5000 });
+    this.messages = messages;
+    const buffer: JsMsg[] = [];
+    let ended = false;
+    const pump = (async () => {
+      try {
+        for await (const message of messages) {
+          buffer.push(message);
+          this.wake?.();
+        }
+      } finally {
+        ended = true;
+        this.wake?.();
+      }
+    })();
+
+    while (!this.stopping && !this.resetReason) {
+      if (buffer.length === 0) {
+        if (ended) break;
+        await new Promise<void>((resolve) => (this.wake = resolve));
+        this.wake = null;
+        continue;
+      }
+      const batch = buffer.splice(0, this.batchSize);
+      await this.processWithRetry(batch);
+    }
+    messages.stop();
+    await pump.catch(() => undefined);
+  }
+
+  private async processWithRetry(batch: JsMsg[]): Promise<void> {
+    let backoff = 100;
+    for (;;) {
+      try {
+        await this.process(batch);
+        return;
+      } catch (error) {
+        if (error instanceof CheckpointMovedError) {
+          this.resetReason = error.message;
+          return;
+        }
+        if (!isTransientError(error) || this.stopping) throw error;
+        this.logger.warn({ projection: this.name, err: error }, 'transient failure; retrying batch');
+        await sleep(backoff);
+        backoff = Math.min(backoff * 2, 5000);
+      }
+    }
+  }
+
+  private async process(batch: JsMsg[]): Promise<void> {
+    const { store, projection } = this.options;
+    const items: BatchItem[] = [];
+    const taken: JsMsg[] = [];
+    for (const message of batch) {
+      if (message.seq <= this.position) {
+        message.ack();
+        continue;
+      }
+      const expected = this.position + 1 + items.length;
+      if (message.seq !== expected) {
+        // Out of order means a redelivery overtook the stream: start again from the checkpoint.
+        this.resetReason = `expected sequence ${expected}, got ${message.seq}`;
+        break;
+      }
+      taken.push(message);
+      items.push(decodeBatchItem(store, message.subject, message.seq, message.data));
+    }
+    if (items.length === 0) return;
+
+    const outcome = await this.applier.apply(items, this.position);
+    this.position = outcome.checkpoint;
+    for (const message of taken) message.ack();
+    // Caches are invalidated before the checkpoint is announced: a writer waiting for its
+    // commit must find no stale cache entry once it is told the commit is readable.
+    if (projection.afterCommit && outcome.applied.length > 0) {
+      await projection.afterCommit(outcome.applied as RecordedEvent[]).catch((error: unknown) => {
+        this.logger.warn({ projection: this.name, err: error }, 'after-commit step failed');
+      });
+    }
+    store.nc.publish(checkpointSubject(store.subjectPrefix, projection.name), String(this.position));
+    for (const parked of outcome.parked) {
+      // The poison message's correlation id leads an operator to the request that caused it.
+      const correlationId = items.find((item) => item.sequence === parked.sequence)?.events?.[0]
+        ?.correlationId;
+      this.logger.error(
+        { projection: this.name, ...parked, correlationId },
+        'subject parked after repeated failures',
+      );
+    }
+    this.options.onBatch?.(outcome, this.name, items.length);
+    this.notifyWaiters();
+  }
+
+  private async recreateConsumer(startSequence: number): Promise<void> {
+    const { store, projection } = this.options;
+    const name = consumerNameFor(projection.name);
+    await store.jsm.consumers.delete(store.stream, name).catch(() => undefined);
+    await store.jsm.consumers.add(store.stream, {
+      durable_name: name,
+      ack_policy: AckPolicy.Explicit,
+      deliver_policy: DeliverPolicy.StartSequence,
+      opt_start_seq: startSequence,
+      filter_subject: `${store.subjectPrefix}.>`,
+      max_ack_pending: this.batchSize * 4,
+      ack_wait: nanos(60_000),
+      max_deliver: -1,
+    });
+  }
+
+  private async acquireLock(): Promise<boolean> {
+    if (this.lockClient) return true;
+    const client = new pg.Client({
+      connectionString: this.options.databaseUrl,
+      application_name: `lock:${this.name}`,
+    });
+    client.on('error', () => undefined);
+    await client.connect();
+    const key = `${this.options.schema}:${this.name}`;
+    const result = await client.query<{ locked: boolean }>(
+      'SELECT pg_try_advisory_lock(hashtext($1)) AS locked',
+      [key],
+    );
+    if (!result.rows[0]?.locked) {
+      await client.end().catch(() => undefined);
+      return false;
+    }
+    client.on('end', () => {
+      if (this.lockClient !== client) return;
+      this.lockClient = null;
+      this.resetReason = 'advisory lock connection lost';
+      this.messages?.stop();
+      this.wake?.();
+    });
+    this.lockClient = client;
+    return true;
+  }
+
+  private async releaseLock(): Promise<void> {
+    const client = this.lockClient;
+    this.lockClient = null;
+    await client?.end().catch(() => undefined);
+  }
+
+  private notifyWaiters(): void {
+    for (const waiter of this.waiters) {
+      if (this.position >= waiter.sequence) {
+        this.waiters.delete(waiter);
+        waiter.resolve();
+      }
+    }
+  }
+}

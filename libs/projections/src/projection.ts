@@ -1,0 +1,30 @@
+import { Kysely } from 'kysely';
+import { AggregateName, RecordedEvent } from '@shop/contracts';
+import { BookkeepingDatabase, ReadModelDatabase } from '@shop/db';
+
+/**
+ * A read model built from the stream. `apply` runs inside the batch's transaction. `DB` is
+ * the schema it writes into (the gateway's read model unless a service keeps its own).
+ */
+export interface Projection<DB extends BookkeepingDatabase = ReadModelDatabase> {
+  readonly name: string;
+  /** Aggregates it reads: a command waits only for the projections that read its aggregate. */
+  readonly aggregates: readonly AggregateName[];
+  /** Tables it owns, compared row for row between a live and a rebuilt read model. */
+  readonly tables: readonly (keyof DB & string)[];
+  /**
+   * Applies events in stream order. Must cost a fixed number of round trips per batch
+   * (load the touched rows once, write them back in one statement), never one per event.
+   */
+  apply(db: Kysely<DB>, events: readonly RecordedEvent[]): Promise<void>;
+  /** Best-effort work after the batch committed (cache invalidation); failures are logged only. */
+  afterCommit?(events: readonly RecordedEvent[]): Promise<void>;
+}
+
+/** The runtime handles any projection alike: it only touches the bookkeeping tables itself. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyProjection = Projection<any>;
+
+/** Any schema's database handle: projections of every service share one runtime. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyKysely = Kysely<any>;

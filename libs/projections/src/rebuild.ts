@@ -1,0 +1,56 @@
+import { Kysely, Migration, sql } from 'kysely';
+import { migrateSchema, readModelMigrations } from '@shop/db';
+import { EventStore } from '@shop/eventstore';
+import { AnyKysely, AnyProjection } from './projection';
+import { catchUpProjections } from './stream-catch-up';
+
+export interface RebuildOptions {
+  store: EventStore;
+  db: AnyKysely;
+  schema: string;
+  projections: readonly AnyProjection[];
+  /** The schema's migrations; the gateway's read model when absent. */
+  migrations?: Record<string, Migration>;
+  /** Last stream sequence to apply; the stream's end when absent. */
+  untilSequence?: number;
+  batchSize?: number;
+  maxAttempts?: number;
+  onProgress?: (sequence: number, last: number) => void;
+}
+
+export interface RebuildResult {
+  schema: string;
+  lastSequence: number;
+  events: number;
+}
+
+/** Drops `schema` and migrates it afresh, so a rebuild starts from nothing but the stream. */
+export async function recreateSchema(
+  db: AnyKysely,
+  schema: string,
+  migrations: Record<string, Migration> = readModelMigrations,
+): Promise<void> {
+  await sql`DROP SCHEMA IF EXISTS ${sql.id(schema)} CASCADE`.execute(db);
+  await migrateSchema(db as Kysely<unknown>, schema, migrations);
+}
+
+/**
+ * Builds the given projections from sequence 1 into a fresh schema, through the same batch
+ * applier as the live projector, so a rebuilt read model is what the live one would be.
+ */
+export async function rebuildProjections(options: RebuildOptions): Promise<RebuildResult> {
+  const { store, db, schema, onProgress } = options;
+  await recreateSchema(db, schema, options.migrations);
+  const last = options.untilSequence ?? (await store.lastStreamSequence());
+  const { events } = await catchUpProjections({
+    store,
+    db,
+    schema,
+    projections: options.projections,
+    until: last,
+    batchSize: options.batchSize,
+    maxAttempts: options.maxAttempts,
+    onProgress: onProgress && ((p) => onProgress(p.sequence, p.until)),
+  });
+  return { schema, lastSequence: last, events };
+}

@@ -1,0 +1,95 @@
+import { Kysely, sql } from 'kysely';
+import { RecordedEvent } from '@shop/contracts';
+import { AnyKysely } from './projection';
+
+type Row = Record<string, unknown>;
+
+export interface RowFoldSpec<R extends Row> {
+  /** A table of whichever schema `db` is bound to. */
+  table: string;
+  key: keyof R & string;
+  /** Columns stored as jsonb: written as JSON text so arrays are not taken for Postgres arrays. */
+  jsonColumns?: readonly (keyof R & string)[];
+  /** The row an event touches, or null when the event is not for this table. */
+  keyOf(event: RecordedEvent): string | null;
+  /** The row after the event: a row to upsert, null to delete it, or the same row for no change. */
+  fold(row: R | undefined, event: RecordedEvent): R | null | undefined;
+}
+
+/** Postgres allows 65,535 bind parameters in one statement. */
+const MAX_PARAMETERS = 60_000;
+
+/**
+ * The batch pattern for row-per-entity read models: one SELECT for every row the batch
+ * touches, fold the events in memory in stream order, one multi-row upsert and one DELETE.
+ */
+export async function applyRowFold<R extends Row>(
+  db: AnyKysely,
+  spec: RowFoldSpec<R>,
+  events: readonly RecordedEvent[],
+): Promise<void> {
+  const keys = new Set<string>();
+  for (const event of events) {
+    const key = spec.keyOf(event);
+    if (key !== null) keys.add(key);
+  }
+  if (keys.size === 0) return;
+
+  // The table is chosen at run time, so this one helper works on an untyped view of the schema.
+  const untyped = db as unknown as Kysely<Record<string, Record<string, unknown>>>;
+  const keyColumn: string = spec.key;
+  const existing = (await untyped
+    .selectFrom(spec.table)
+    .selectAll()
+    .where(keyColumn, 'in', [...keys])
+    .execute()) as R[];
+  const rows = new Map<string, R | null>(existing.map((row) => [String(row[spec.key]), row]));
+  const changed = new Set<string>();
+
+  for (const event of events) {
+    const key = spec.keyOf(event);
+    if (key === null) continue;
+    const before = rows.get(key) ?? undefined;
+    const after = spec.fold(before, event);
+    if (after === undefined || after === before) continue;
+    rows.set(key, after);
+    changed.add(key);
+  }
+
+  const upserts: Row[] = [];
+  const deletes: string[] = [];
+  for (const key of changed) {
+    const row = rows.get(key);
+    if (row === null || row === undefined) deletes.push(key);
+    else upserts.push(serialise(row, spec.jsonColumns ?? []));
+  }
+
+  if (deletes.length > 0) await untyped.deleteFrom(spec.table).where(keyColumn, 'in', deletes).execute();
+  if (upserts.length === 0) return;
+  const columns = Object.keys(upserts[0]!);
+  const chunk = Math.max(1, Math.floor(MAX_PARAMETERS / columns.length));
+  for (let i = 0; i < upserts.length; i += chunk) {
+    await untyped
+      .insertInto(spec.table)
+      .values(upserts.slice(i, i + chunk))
+      .onConflict((oc) =>
+        oc
+          .column(keyColumn)
+          .doUpdateSet(
+            Object.fromEntries(
+              columns.filter((c) => c !== spec.key).map((c) => [c, sql.ref(`excluded.${c}`)]),
+            ) as never,
+          ),
+      )
+      .execute();
+  }
+}
+
+function serialise(row: Row, jsonColumns: readonly string[]): Row {
+  if (jsonColumns.length === 0) return row;
+  const out: Row = { ...row };
+  for (const column of jsonColumns) {
+    if (out[column] !== null && out[column] !== undefined) out[column] = JSON.stringify(out[column]);
+  }
+  return out;
+}

@@ -1,0 +1,4 @@
+export * from './reaction';
+export * from './reaction-runner';
+export * from './reaction-parking';
+export * from './postgres-reaction-parking';

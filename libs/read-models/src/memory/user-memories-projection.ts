@@ -1,0 +1,53 @@
+import { Insertable } from 'kysely';
+import { MemoryEvent, RecordedEvent, UserEvent } from '@shop/contracts';
+import { UserMemoriesTable } from '@shop/db';
+import { Projection } from '@shop/projections';
+import { sizesMemoryText } from './sizes-memory';
+
+export const preferencesNamespace = 'preferences';
+
+function memoriesOf(recorded: RecordedEvent): Insertable<UserMemoriesTable>[] {
+  const event = recorded as RecordedEvent<UserEvent | MemoryEvent>;
+  // Sizes reach the memory store once, when onboarding first completes (the spec's step-3 rule).
+  if (event.type === 'SizesSaved' && event.data.firstCompletion) {
+    return [
+      {
+        memory_id: `${event.id}:sizes`,
+        user_id: event.aggregateId,
+        namespace: preferencesNamespace,
+        content: sizesMemoryText(event.data),
+        source: 'onboarding',
+        created_at: event.occurredAt,
+      },
+    ];
+  }
+  if (event.type === 'PreferenceRemembered') {
+    return [
+      {
+        memory_id: event.id,
+        user_id: event.aggregateId,
+        namespace: event.data.namespace,
+        content: event.data.fact,
+        source: event.data.source,
+        created_at: event.occurredAt,
+      },
+    ];
+  }
+  return [];
+}
+
+/** The default memory store, built from events: insert-only, one multi-row statement per batch. */
+export const userMemoriesProjection: Projection = {
+  name: 'user_memories',
+  aggregates: ['user', 'memory'],
+  tables: ['user_memories'],
+  async apply(db, events) {
+    const rows = events.flatMap(memoriesOf);
+    if (rows.length === 0) return;
+    await db
+      .insertInto('user_memories')
+      .values(rows)
+      .onConflict((oc) => oc.column('memory_id').doNothing())
+      .execute();
+  },
+};

@@ -1,0 +1,110 @@
+import { Selectable } from 'kysely';
+import { DepositEvent, OrderEvent, OrderStatus, RecordedEvent } from '@shop/contracts';
+import { OrdersTable } from '@shop/db';
+import { depositOrderId } from '@shop/domain';
+import { applyRowFold, Projection, RowFoldSpec } from '@shop/projections';
+
+type OrderRow = Selectable<OrdersTable>;
+
+const statusAfter: Record<
+  'OrderPaymentConfirmed' | 'OrderDeliveryStarted' | 'OrderDelivered' | 'OrderCancelled',
+  OrderStatus
+> = {
+  OrderPaymentConfirmed: 'payment_confirmed',
+  OrderDeliveryStarted: 'in_progress',
+  OrderDelivered: 'delivered',
+  OrderCancelled: 'cancelled',
+};
+
+/**
+ * A deposit is listed as an order of type `deposit`: in progress while it is being credited,
+ * delivered once the EVM wallet is funded, cancelled when funding failed (a retry reopens it).
+ */
+function foldDeposit(row: OrderRow | undefined, event: RecordedEvent<DepositEvent>): OrderRow | undefined {
+  const at = new Date(event.occurredAt);
+  if (event.type === 'DepositClaimed') {
+    const d = event.data;
+    return {
+      order_id: depositOrderId(event.aggregateId),
+      user_id: d.userId,
+      provider_order_id: event.aggregateId,
+      type: 'deposit',
+      phase: 'crediting',
+      status: 'in_progress',
+      cart_item_id: null,
+      item: null,
+      payment: { status: 'completed', currency: 'usdc' },
+      quote: { totalPrice: { amount: d.usdcAmount, currency: 'usdc' } },
+      wallet_address: d.evmAddress,
+      tx_hash: event.aggregateId,
+      created_at: row?.created_at ?? at,
+      updated_at: at,
+      version: event.sequence,
+    };
+  }
+  if (!row) throw new Error(`${event.type} for unclaimed deposit ${event.aggregateId}`);
+  if (event.type === 'DepositCredited') {
+    return { ...row, phase: 'completed', status: 'delivered', updated_at: at, version: event.sequence };
+  }
+  return { ...row, phase: 'failed', status: 'cancelled', updated_at: at, version: event.sequence };
+}
+
+function foldOrder(row: OrderRow | undefined, recorded: RecordedEvent): OrderRow | undefined {
+  if (recorded.aggregate === 'deposit') return foldDeposit(row, recorded as RecordedEvent<DepositEvent>);
+  const event = recorded as RecordedEvent<OrderEvent>;
+  const at = new Date(event.occurredAt);
+  if (event.type === 'OrderCreated') {
+    const d = event.data;
+    return {
+      order_id: event.aggregateId,
+      user_id: d.userId,
+      provider_order_id: d.providerOrderId,
+      type: d.type,
+      phase: d.phase,
+      status: 'awaiting_approval',
+      cart_item_id: d.cartItemId,
+      item: d.item,
+      payment: d.payment,
+      quote: d.quote,
+      wallet_address: d.walletAddress,
+      tx_hash: row?.tx_hash ?? null,
+      created_at: at,
+      updated_at: at,
+      version: event.sequence,
+    };
+  }
+  if (!row) throw new Error(`${event.type} for unknown order ${event.aggregateId}`);
+  if (event.type === 'OrderCheckedOutOnChain')
+    return { ...row, tx_hash: event.data.txDigest, version: event.sequence };
+  if (event.type === 'OrderOnChainCheckoutFailed') return row;
+  // The decider only emits forward moves, so the read side applies them as they come.
+  return {
+    ...row,
+    status: statusAfter[event.type],
+    phase: event.data.phase,
+    payment: event.data.payment ?? row.payment,
+    quote: event.data.quote ?? row.quote,
+    updated_at: at,
+    version: event.sequence,
+  };
+}
+
+const spec: RowFoldSpec<OrderRow> = {
+  table: 'orders',
+  key: 'order_id',
+  jsonColumns: ['item', 'payment', 'quote'],
+  keyOf: (event) =>
+    event.aggregate === 'order'
+      ? event.aggregateId
+      : event.aggregate === 'deposit'
+        ? depositOrderId(event.aggregateId)
+        : null,
+  fold: foldOrder,
+};
+
+export const ordersProjection: Projection = {
+  name: 'orders',
+  aggregates: ['order', 'deposit'],
+  tables: ['orders'],
+  apply: (db, events) => applyRowFold(db, spec, events),
+};

@@ -1,0 +1,27 @@
+import { AggregateName } from '@shop/contracts';
+import { Projection } from '@shop/projections';
+import { CartChangeListener, cartItemsProjection } from './cart/cart-items-projection';
+import { userMemoriesProjection } from './memory/user-memories-projection';
+import { ordersProjection } from './order/orders-projection';
+import { chatSessionsProjection } from './session/chat-sessions-projection';
+import { usersProjection } from './user/users-projection';
+
+export interface ProjectionDependencies {
+  cart?: CartChangeListener;
+}
+
+/** Every projection of the read model, in the order the projector starts them. */
+export function readModelProjections(dependencies: ProjectionDependencies = {}): Projection[] {
+  return [
+    usersProjection,
+    userMemoriesProjection,
+    cartItemsProjection(dependencies.cart),
+    chatSessionsProjection,
+    ordersProjection,
+  ];
+}
+
+/** The projections a command on `aggregate` must wait for before its writer can read it back. */
+export function projectionsReading(projections: readonly Projection[], aggregate: AggregateName): string[] {
+  return projections.filter((p) => p.aggregates.includes(aggregate)).map((p) => p.name);
+}

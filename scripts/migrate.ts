@@ -1,0 +1,24 @@
+import { Kysely } from 'kysely';
+import { loadConfigOrExit, sharedEnv } from '@shop/config';
+import { createDatabase, ensureDatabase, migrateReadModel } from '@shop/db';
+
+/** `npm run migrate`: the database, and the read-model schema at the latest migration. */
+async function main(): Promise<void> {
+  const config = loadConfigOrExit(sharedEnv, 'migrate');
+  if (await ensureDatabase(config.DATABASE_URL))
+    process.stdout.write(`created database ${new URL(config.DATABASE_URL).pathname.slice(1)}\n`);
+  const database = createDatabase(config.DATABASE_URL, { max: 1 });
+  try {
+    const applied = await migrateReadModel(database.db as Kysely<unknown>, config.READ_MODEL_SCHEMA);
+    process.stdout.write(
+      `schema ${config.READ_MODEL_SCHEMA}: ${applied.length ? `applied ${applied.join(', ')}` : 'up to date'}\n`,
+    );
+  } finally {
+    await database.close();
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`migrate failed: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,59 @@
+import { Kysely } from 'kysely';
+import { eventCatalogue } from '@shop/contracts';
+import { SharedConfig } from '@shop/config';
+import { createDatabase, ReadModelDatabase } from '@shop/db';
+import { connectNats, EventStore } from '@shop/eventstore';
+import { Projection } from '@shop/projections';
+import { ProgressReporter } from './progress';
+
+export interface ReplayContext {
+  store: EventStore;
+  db: Kysely<ReadModelDatabase>;
+  liveSchema: string;
+  /** Every projection of the read model. */
+  projections: readonly Projection[];
+  /** Results, on stdout. */
+  print(text: string): void;
+  /** Progress and notes, on stderr. */
+  progress: ProgressReporter;
+  now(): Date;
+}
+
+/** The picked projections in the registry's order; all of them when none is picked. */
+export function selectProjections(all: readonly Projection[], names: readonly string[]): Projection[] {
+  return names.length === 0 ? [...all] : all.filter((p) => names.includes(p.name));
+}
+
+export async function openReplayContext(
+  config: SharedConfig,
+  projections: readonly Projection[],
+): Promise<ReplayContext & { close(): Promise<void> }> {
+  const nc = await connectNats(config.NATS_URL, 'replay');
+  try {
+    const store = await EventStore.create(nc, {
+      stream: config.EVENT_STREAM,
+      subjectPrefix: config.EVENT_SUBJECT_PREFIX,
+      catalogue: eventCatalogue,
+    });
+    // Fails here, clearly, when the stream is missing; a replay never creates or changes it.
+    await store.lastStreamSequence();
+    // One connection holds the live pause while the others write the rebuild and compare.
+    const database = createDatabase(config.DATABASE_URL, { max: 6, applicationName: 'replay' });
+    return {
+      store,
+      db: database.db,
+      liveSchema: config.READ_MODEL_SCHEMA,
+      projections,
+      print: (text) => process.stdout.write(`${text}\n`),
+      progress: new ProgressReporter(process.stderr),
+      now: () => new Date(),
+      async close() {
+        await database.close();
+        await nc.drain();
+      },
+    };
+  } catch (error) {
+    await nc.close();
+    throw error;
+  }
+}

@@ -1,0 +1,92 @@
+import { Kysely } from 'kysely';
+import { NatsConnection } from 'nats';
+import { eventCatalogue } from '@shop/contracts';
+import { ProjectorConfig } from '@shop/config';
+import { createDatabase, DatabaseHandle, migrateReadModel } from '@shop/db';
+import { connectNats, EventStore } from '@shop/eventstore';
+import { Logger } from '@shop/observability';
+import {
+  natsCheck,
+  postgresCheck,
+  projectionBatchMetrics,
+  ProjectionStatusSampler,
+  ReadinessCheck,
+  redisCheck,
+  registerConsumerStatus,
+  registerProjectionStatus,
+  ServiceMetrics,
+} from '@shop/metrics';
+import { consumerNameFor, Projection, ProjectionRunner } from '@shop/projections';
+import { cartCache, cartCacheInvalidator, readModelProjections } from '@shop/read-models';
+import { createRedis, redisReady } from '@shop/redis';
+
+export interface RunningProjector {
+  runners: ProjectionRunner[];
+  /** What /metrics serves: batches, checkpoints, lag, parked subjects and consumer redeliveries. */
+  metrics: ServiceMetrics;
+  /** What /ready checks. */
+  checks: ReadinessCheck[];
+  stop(): Promise<void>;
+}
+
+/** Connects, migrates the read-model schema and starts one runner per projection. */
+export async function startProjector(config: ProjectorConfig, logger: Logger): Promise<RunningProjector> {
+  const nc: NatsConnection = await connectNats(config.NATS_URL, 'projector');
+  const store = await EventStore.create(nc, {
+    stream: config.EVENT_STREAM,
+    subjectPrefix: config.EVENT_SUBJECT_PREFIX,
+    catalogue: eventCatalogue,
+    replicas: config.EVENT_STREAM_REPLICAS,
+  });
+  await store.ensureStream();
+  const database: DatabaseHandle = createDatabase(config.DATABASE_URL, { applicationName: 'projector' });
+  await migrateReadModel(database.db as Kysely<unknown>, config.READ_MODEL_SCHEMA);
+
+  const redis = createRedis(config.REDIS_URL, config.REDIS_KEY_PREFIX);
+  if (!(await redisReady(redis)))
+    logger.warn({}, 'Redis is not reachable; cache invalidations will be retried');
+  const wanted = config.PROJECTIONS;
+  const projections: Projection[] = readModelProjections({
+    cart: cartCacheInvalidator(cartCache(redis)),
+  }).filter((p) => !wanted || wanted.includes(p.name));
+  const metrics = new ServiceMetrics('projector');
+  const onBatch = projectionBatchMetrics(metrics);
+  const runners = projections.map(
+    (projection) =>
+      new ProjectionRunner({
+        store,
+        db: database.db,
+        databaseUrl: config.DATABASE_URL,
+        schema: config.READ_MODEL_SCHEMA,
+        projection,
+        batchSize: config.PROJECTOR_BATCH_SIZE,
+        maxAttempts: config.PROJECTOR_MAX_ATTEMPTS,
+        logger,
+        onBatch,
+      }),
+  );
+  const names = projections.map((p) => p.name);
+  registerProjectionStatus(
+    metrics,
+    new ProjectionStatusSampler(store, database.db as Kysely<unknown>, config.READ_MODEL_SCHEMA, names),
+  );
+  const consumers = new Set(names.map(consumerNameFor));
+  registerConsumerStatus(metrics, store, (name) => consumers.has(name));
+  for (const runner of runners) runner.start();
+  logger.info(
+    { projections: projections.map((p) => p.name), schema: config.READ_MODEL_SCHEMA },
+    'projector started',
+  );
+
+  return {
+    runners,
+    metrics,
+    checks: [natsCheck(nc, store.jsm), postgresCheck(database.db as Kysely<unknown>), redisCheck(redis)],
+    async stop() {
+      await Promise.all(runners.map((r) => r.stop()));
+      await nc.drain().catch(() => undefined);
+      redis.disconnect();
+      await database.close();
+    },
+  };
+}
