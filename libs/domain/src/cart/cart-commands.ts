@@ -1,0 +1,86 @@
+export interface ProductToAdd {
+  productId: string;
+  productName: string;
+  price: number;
+  image: string;
+  productUrl: string;
+  retailer: string;
+  size?: string;
+  color?: string;
+}
+
+export interface AddItem {
+  type: 'AddItem';
+  itemId: string;
+  product: ProductToAdd;
+  /**
+   * The cart contract already accepted the item (CART_SERVICE=onchain): the chain's cart is the
+   * authority on capacity and duplicates, so the decision records it instead of refusing it.
+   */
+  acceptedOnChain?: boolean;
+}
+
+export interface RemoveItem {
+  type: 'RemoveItem';
+  itemId: string;
+  reason: 'removed' | 'ordered' | 'chain';
+}
+
+export interface BeginCheckout {
+  type: 'BeginCheckout';
+  itemId: string;
+  orderId: string;
+  now: number;
+}
+
+export interface ReleaseCheckout {
+  type: 'ReleaseCheckout';
+  itemId: string;
+  orderId: string;
+  reason: string;
+}
+
+export interface RestoreItem {
+  type: 'RestoreItem';
+  itemId: string;
+}
+
+export interface RecordOnChainCart {
+  type: 'RecordOnChainCart';
+  cartObjectId: string;
+  txDigest: string;
+}
+
+export interface OnChainItemSeen {
+  productId: string;
+  productName: string;
+  priceCents: string;
+  imageUrl: string;
+  productUrl: string;
+  size: string;
+  color: string;
+  retailer: string;
+}
+
+export interface LinkOnChainItem {
+  type: 'LinkOnChainItem';
+  objectId: string;
+  /** Id for an item that exists only on chain (added there by someone else). */
+  fallbackItemId: string;
+  product: OnChainItemSeen;
+}
+
+export interface RemoveOnChainItem {
+  type: 'RemoveOnChainItem';
+  objectId: string;
+}
+
+export type CartCommand =
+  | AddItem
+  | RemoveItem
+  | BeginCheckout
+  | ReleaseCheckout
+  | RestoreItem
+  | RecordOnChainCart
+  | LinkOnChainItem
+  | RemoveOnChainItem;

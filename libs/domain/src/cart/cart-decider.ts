@@ -1,0 +1,194 @@
+import { CartEvent } from '@shop/contracts';
+import { Decider } from '../decider';
+import { CartCommand, ProductToAdd } from './cart-commands';
+import { cartFull, cartItemNotFound, duplicateCartItem, invalidProduct } from './cart-errors';
+import { CART_CAPACITY, CartState, DEFAULT_VARIANT, initialCartState } from './cart-state';
+
+function isWebUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'https:' || url.protocol === 'http:';
+  } catch {
+    return false;
+  }
+}
+
+function validProduct(product: ProductToAdd) {
+  if (!Number.isSafeInteger(product.price) || product.price <= 0) {
+    throw invalidProduct('price must be a positive whole number of cents');
+  }
+  if (!isWebUrl(product.image)) throw invalidProduct('image must be an http(s) URL');
+  if (!isWebUrl(product.productUrl)) throw invalidProduct('productUrl must be an http(s) URL');
+  return {
+    ...product,
+    size: product.size?.trim() || DEFAULT_VARIANT,
+    color: product.color?.trim() || DEFAULT_VARIANT,
+  };
+}
+
+/**
+ * One cart per user on `cart.<userId>`. The 10-item limit and the (product, size, color)
+ * uniqueness are decided here against the state the commit is appended on, so parallel
+ * requests can never overfill the cart or add a duplicate.
+ */
+export const cartDecider: Decider<CartCommand, CartEvent, CartState> = {
+  initialState: initialCartState,
+
+  decide(command, state) {
+    switch (command.type) {
+      case 'AddItem': {
+        const product = validProduct(command.product);
+        if (state.knownItemIds.has(command.itemId)) throw duplicateCartItem();
+        const active = [...state.items.values()];
+        if (
+          active.some(
+            (i) => i.productId === product.productId && i.size === product.size && i.color === product.color,
+          )
+        ) {
+          throw duplicateCartItem();
+        }
+        if (active.length >= CART_CAPACITY) throw cartFull();
+        const { productId, productName, price, image, size, color, productUrl, retailer } = product;
+        return [
+          {
+            type: 'ItemAdded',
+            data: {
+              itemId: command.itemId,
+              productId,
+              productName,
+              price,
+              image,
+              size,
+              color,
+              productUrl,
+              retailer,
+            },
+          },
+        ];
+      }
+      case 'RemoveItem':
+        if (!state.items.has(command.itemId)) throw cartItemNotFound();
+        return [{ type: 'ItemRemoved', data: { itemId: command.itemId, reason: command.reason } }];
+      case 'BeginCheckout':
+        if (!state.items.has(command.itemId)) throw cartItemNotFound();
+        // An open checkout of the item wins: the caller answers with that order instead.
+        if (state.checkouts.has(command.itemId)) return [];
+        return [
+          {
+            type: 'ItemCheckoutStarted',
+            data: {
+              itemId: command.itemId,
+              orderId: command.orderId,
+              startedAt: new Date(command.now).toISOString(),
+            },
+          },
+        ];
+      case 'ReleaseCheckout':
+        if (state.checkouts.get(command.itemId)?.orderId !== command.orderId) return [];
+        return [
+          {
+            type: 'ItemCheckoutReleased',
+            data: { itemId: command.itemId, orderId: command.orderId, reason: command.reason },
+          },
+        ];
+      case 'RecordOnChainCart':
+        if (state.onChainCartId) return [];
+        return [
+          {
+            type: 'CartInitializedOnChain',
+            data: { cartObjectId: command.cartObjectId, txDigest: command.txDigest },
+          },
+        ];
+      case 'LinkOnChainItem': {
+        if ([...state.links.values()].includes(command.objectId)) return [];
+        const seen = command.product;
+        const match = [...state.items.values()].find(
+          (i) =>
+            !state.links.has(i.itemId) &&
+            i.productId === seen.productId &&
+            i.size === seen.size &&
+            i.color === seen.color,
+        );
+        if (match)
+          return [{ type: 'ItemLinkedOnChain', data: { itemId: match.itemId, objectId: command.objectId } }];
+        // Added on chain by someone else: the chain holds it, so the cart lists it too.
+        const itemId = command.fallbackItemId;
+        return [
+          {
+            type: 'ItemAdded',
+            data: {
+              itemId,
+              productId: seen.productId,
+              productName: seen.productName,
+              price: Number(seen.priceCents),
+              image: seen.imageUrl,
+              size: seen.size,
+              color: seen.color,
+              productUrl: seen.productUrl,
+              retailer: seen.retailer,
+            },
+          },
+          { type: 'ItemLinkedOnChain', data: { itemId, objectId: command.objectId } },
+        ];
+      }
+      case 'RemoveOnChainItem': {
+        const itemId = [...state.links].find(([, objectId]) => objectId === command.objectId)?.[0];
+        if (!itemId || !state.items.has(itemId)) return [];
+        return [{ type: 'ItemRemoved', data: { itemId, reason: 'chain' } }];
+      }
+      case 'RestoreItem': {
+        const item = state.ordered.get(command.itemId);
+        if (!item) return [];
+        const active = [...state.items.values()];
+        // The shopper may have filled the cart or re-added the product meanwhile: then it stays out.
+        if (active.length >= CART_CAPACITY) return [];
+        if (
+          active.some((i) => i.productId === item.productId && i.size === item.size && i.color === item.color)
+        )
+          return [];
+        return [{ type: 'ItemRestored', data: { itemId: command.itemId } }];
+      }
+    }
+  },
+
+  evolve(state, event) {
+    switch (event.type) {
+      case 'ItemAdded': {
+        const items = new Map(state.items).set(event.data.itemId, event.data);
+        return { ...state, items, knownItemIds: new Set(state.knownItemIds).add(event.data.itemId) };
+      }
+      case 'ItemRemoved': {
+        const items = new Map(state.items);
+        const removed = items.get(event.data.itemId);
+        items.delete(event.data.itemId);
+        const ordered = new Map(state.ordered);
+        if (removed && event.data.reason === 'ordered') ordered.set(event.data.itemId, removed);
+        return { ...state, items, ordered };
+      }
+      case 'ItemRestored': {
+        const item = state.ordered.get(event.data.itemId);
+        if (!item) return state;
+        const ordered = new Map(state.ordered);
+        ordered.delete(event.data.itemId);
+        return { ...state, items: new Map(state.items).set(event.data.itemId, item), ordered };
+      }
+      case 'ItemCheckoutStarted':
+        return {
+          ...state,
+          checkouts: new Map(state.checkouts).set(event.data.itemId, {
+            orderId: event.data.orderId,
+            startedAt: Date.parse(event.data.startedAt),
+          }),
+        };
+      case 'CartInitializedOnChain':
+        return { ...state, onChainCartId: event.data.cartObjectId };
+      case 'ItemLinkedOnChain':
+        return { ...state, links: new Map(state.links).set(event.data.itemId, event.data.objectId) };
+      case 'ItemCheckoutReleased': {
+        const checkouts = new Map(state.checkouts);
+        checkouts.delete(event.data.itemId);
+        return { ...state, checkouts };
+      }
+    }
+  },
+};

@@ -1,0 +1,36 @@
+import { CartItemSnapshot } from '@shop/contracts';
+
+export interface CartItem extends CartItemSnapshot {
+  itemId: string;
+}
+
+export interface CheckoutReservation {
+  orderId: string;
+  startedAt: number;
+}
+
+export interface CartState {
+  /** Active items only, by item id, in the order they were added. */
+  items: Map<string, CartItem>;
+  /** Every item id ever added, so a removed item's id cannot be reused for a new one. */
+  knownItemIds: Set<string>;
+  /** Items that left because they were ordered: they come back if the payment fails. */
+  ordered: Map<string, CartItem>;
+  /** The open checkout of each item: at most one order per item at a time. */
+  checkouts: Map<string, CheckoutReservation>;
+  /** On-chain object id of each item, as the indexer saw it (CART_SERVICE=onchain). */
+  links: Map<string, string>;
+  onChainCartId: string | null;
+}
+
+export const initialCartState: CartState = {
+  items: new Map(),
+  knownItemIds: new Set(),
+  ordered: new Map(),
+  checkouts: new Map(),
+  links: new Map(),
+  onChainCartId: null,
+};
+
+export const CART_CAPACITY = 10;
+export const DEFAULT_VARIANT = 'Default';

@@ -1,0 +1,202 @@
+import { CartItemSnapshot, OrderEvent, OrderStatus } from '@shop/contracts';
+import { Decider } from '../decider';
+import { DomainError } from '../domain-error';
+
+type Payment = { status: string; currency: string } | null;
+type Quote = { totalPrice: { amount: string; currency: string } } | null;
+
+export interface OrderState {
+  exists: boolean;
+  userId: string | null;
+  type: 'checkout' | 'deposit' | null;
+  cartItemId: string | null;
+  providerOrderId: string | null;
+  status: OrderStatus | null;
+  phase: string | null;
+  payment: Payment;
+  quote: Quote;
+  walletAddress: string | null;
+  serializedTransaction: string | null;
+  onChainDigest: string | null;
+}
+
+export const initialOrderState: OrderState = {
+  exists: false,
+  userId: null,
+  type: null,
+  cartItemId: null,
+  providerOrderId: null,
+  status: null,
+  phase: null,
+  payment: null,
+  quote: null,
+  walletAddress: null,
+  serializedTransaction: null,
+  onChainDigest: null,
+};
+
+export interface CreateOrder {
+  type: 'CreateOrder';
+  userId: string;
+  cartItemId: string;
+  providerOrderId: string;
+  phase: string;
+  item: CartItemSnapshot;
+  payment: Payment;
+  quote: Quote;
+  walletAddress: string;
+  serializedTransaction: string;
+}
+
+/** What a provider webhook says happened, in the spec's terms. */
+export type ProviderUpdateKind =
+  'payment_succeeded' | 'delivery_initiated' | 'delivery_completed' | 'payment_failed' | 'delivery_failed';
+
+export interface ApplyProviderUpdate {
+  type: 'ApplyProviderUpdate';
+  kind: ProviderUpdateKind;
+  phase: string;
+  payment: Payment;
+  quote: Quote;
+  deliveryId: string;
+  reason: string | null;
+}
+
+export interface RecordOnChainCheckout {
+  type: 'RecordOnChainCheckout';
+  txDigest: string;
+}
+
+export interface RecordOnChainCheckoutFailure {
+  type: 'RecordOnChainCheckoutFailure';
+  reason: string;
+}
+
+export type OrderCommand =
+  CreateOrder | ApplyProviderUpdate | RecordOnChainCheckout | RecordOnChainCheckoutFailure;
+
+const rank: Record<OrderStatus, number> = {
+  awaiting_approval: 0,
+  payment_confirmed: 1,
+  in_progress: 2,
+  delivered: 3,
+  cancelled: 4,
+};
+
+const target: Record<ProviderUpdateKind, OrderStatus> = {
+  payment_succeeded: 'payment_confirmed',
+  delivery_initiated: 'in_progress',
+  delivery_completed: 'delivered',
+  payment_failed: 'cancelled',
+  delivery_failed: 'cancelled',
+};
+
+const statusAfter: Record<
+  'OrderPaymentConfirmed' | 'OrderDeliveryStarted' | 'OrderDelivered' | 'OrderCancelled',
+  OrderStatus
+> = {
+  OrderPaymentConfirmed: 'payment_confirmed',
+  OrderDeliveryStarted: 'in_progress',
+  OrderDelivered: 'delivered',
+  OrderCancelled: 'cancelled',
+};
+
+const eventOf: Record<OrderStatus, OrderEvent['type']> = {
+  awaiting_approval: 'OrderCreated',
+  payment_confirmed: 'OrderPaymentConfirmed',
+  in_progress: 'OrderDeliveryStarted',
+  delivered: 'OrderDelivered',
+  cancelled: 'OrderCancelled',
+};
+
+/** True when the update moves the order forward; everything else is recorded and changes nothing. */
+export function movesForward(current: OrderStatus, kind: ProviderUpdateKind): boolean {
+  if (current === 'delivered' || current === 'cancelled') return false;
+  const next = target[kind];
+  return next === 'cancelled' || rank[next] > rank[current];
+}
+
+/**
+ * An order on `order.<orderId>`. Status only moves forward (awaiting_approval ->
+ * payment_confirmed -> in_progress -> delivered); cancelled is terminal and reachable from any
+ * state before delivered. A late or out-of-order provider event changes nothing.
+ */
+export const orderDecider: Decider<OrderCommand, OrderEvent, OrderState> = {
+  initialState: initialOrderState,
+
+  decide(command, state) {
+    if (command.type === 'CreateOrder') {
+      if (state.exists) throw new DomainError('conflict', 'CONFLICT', 'This order already exists');
+      const { type: _type, ...order } = command;
+      return [{ type: 'OrderCreated', data: { ...order, type: 'checkout' } }];
+    }
+    if (!state.exists) throw new DomainError('not_found', 'OrderNotFoundError', 'No such order');
+    // The contract's checkout is recorded once per order: the first digest is the tx_hash.
+    if (command.type === 'RecordOnChainCheckout') {
+      return state.onChainDigest
+        ? []
+        : [{ type: 'OrderCheckedOutOnChain', data: { txDigest: command.txDigest } }];
+    }
+    if (command.type === 'RecordOnChainCheckoutFailure') {
+      return state.onChainDigest
+        ? []
+        : [{ type: 'OrderOnChainCheckoutFailed', data: { reason: command.reason.slice(0, 1000) } }];
+    }
+    if (!state.status || !movesForward(state.status, command.kind)) return [];
+    const progress = {
+      phase: command.phase,
+      payment: command.payment,
+      quote: command.quote,
+      deliveryId: command.deliveryId,
+    };
+    const next = target[command.kind];
+    if (next === 'cancelled') {
+      return [
+        {
+          type: 'OrderCancelled',
+          data: {
+            ...progress,
+            stage: command.kind === 'payment_failed' ? 'payment' : 'delivery',
+            reason: (command.reason ?? command.kind).slice(0, 1000),
+          },
+        },
+      ];
+    }
+    return [
+      {
+        type: eventOf[next] as 'OrderPaymentConfirmed' | 'OrderDeliveryStarted' | 'OrderDelivered',
+        data: progress,
+      },
+    ];
+  },
+
+  evolve(state, event) {
+    if (event.type === 'OrderCreated') {
+      const d = event.data;
+      return {
+        exists: true,
+        userId: d.userId,
+        type: d.type,
+        cartItemId: d.cartItemId,
+        providerOrderId: d.providerOrderId,
+        status: 'awaiting_approval',
+        phase: d.phase,
+        payment: d.payment,
+        quote: d.quote,
+        walletAddress: d.walletAddress,
+        serializedTransaction: d.serializedTransaction,
+        onChainDigest: null,
+      };
+    }
+    if (event.type === 'OrderCheckedOutOnChain') return { ...state, onChainDigest: event.data.txDigest };
+    if (event.type === 'OrderOnChainCheckoutFailed') return state;
+    const status = statusAfter[event.type];
+    return {
+      ...state,
+      status,
+      phase: event.data.phase,
+      payment: event.data.payment ?? state.payment,
+      quote: event.data.quote ?? state.quote,
+    };
+  },
+};

@@ -1,0 +1,48 @@
+import { ShippingAddress, Sizes } from './onboarding-fields';
+
+export interface RegisterUser {
+  type: 'RegisterUser';
+  providerSubject: string;
+  email: string | null;
+}
+
+export interface SetDisplayName {
+  type: 'SetDisplayName';
+  displayName: string;
+}
+
+export interface SaveShippingAddress {
+  type: 'SaveShippingAddress';
+  address: ShippingAddress;
+}
+
+export interface SaveSizes {
+  type: 'SaveSizes';
+  sizes: Sizes;
+}
+
+export interface StartWalletProvisioning {
+  type: 'StartWalletProvisioning';
+}
+
+export interface CompleteWalletProvisioning {
+  type: 'CompleteWalletProvisioning';
+  attempt: number;
+  suiAddress: string;
+  evmAddress: string;
+}
+
+export interface FailWalletProvisioning {
+  type: 'FailWalletProvisioning';
+  attempt: number;
+  reason: string;
+}
+
+export type UserCommand =
+  | RegisterUser
+  | SetDisplayName
+  | SaveShippingAddress
+  | SaveSizes
+  | StartWalletProvisioning
+  | CompleteWalletProvisioning
+  | FailWalletProvisioning;

@@ -1,0 +1,83 @@
+import { UserEvent } from '@shop/contracts';
+import { Decider } from '../decider';
+import { DomainError } from '../domain-error';
+import { UserCommand } from './user-commands';
+import { initialUserState, UserState } from './user-state';
+
+const stepNotReached = (needed: number) =>
+  new DomainError('forbidden', 'STEP_NOT_REACHED', `Onboarding step ${needed} must be completed first`);
+
+export const userNotFound = () =>
+  new DomainError('not_found', 'USER_NOT_FOUND', 'No user record for this session');
+
+export const userDecider: Decider<UserCommand, UserEvent, UserState> = {
+  initialState: initialUserState,
+
+  decide(command, state) {
+    if (command.type === 'RegisterUser') {
+      // A second first-session (a retry, or a concurrent request that lost the race) is a no-op.
+      if (state.registered) return [];
+      return [
+        { type: 'UserRegistered', data: { providerSubject: command.providerSubject, email: command.email } },
+      ];
+    }
+    if (!state.registered) throw userNotFound();
+    switch (command.type) {
+      case 'SetDisplayName':
+        return [{ type: 'DisplayNameSet', data: { displayName: command.displayName } }];
+      case 'SaveShippingAddress': {
+        if (state.onboardingStep < 1) throw stepNotReached(1);
+        const { apt, state: region, ...rest } = command.address;
+        return [{ type: 'ShippingAddressSaved', data: { ...rest, apt: apt ?? null, state: region ?? null } }];
+      }
+      case 'SaveSizes':
+        if (state.onboardingStep < 2) throw stepNotReached(2);
+        return [
+          { type: 'SizesSaved', data: { ...command.sizes, firstCompletion: state.onboardingStep < 3 } },
+        ];
+      case 'StartWalletProvisioning':
+        // Pending or active: someone already started it, and a wallet is provisioned once.
+        if (state.walletStatus === 'pending' || state.walletStatus === 'active') return [];
+        return [{ type: 'WalletProvisioningStarted', data: { attempt: state.walletAttempts + 1 } }];
+      case 'CompleteWalletProvisioning':
+        if (state.walletStatus !== 'pending' || command.attempt !== state.walletAttempts) return [];
+        return [
+          {
+            type: 'WalletProvisioned',
+            data: { suiAddress: command.suiAddress, evmAddress: command.evmAddress },
+          },
+        ];
+      case 'FailWalletProvisioning':
+        if (state.walletStatus !== 'pending' || command.attempt !== state.walletAttempts) return [];
+        return [{ type: 'WalletProvisioningFailed', data: { reason: command.reason.slice(0, 500) } }];
+    }
+  },
+
+  evolve(state, event) {
+    switch (event.type) {
+      case 'UserRegistered':
+        return { ...state, registered: true, email: event.data.email };
+      case 'DisplayNameSet':
+        return { ...state, onboardingStep: state.onboardingStep >= 1 ? state.onboardingStep : 1 };
+      case 'ShippingAddressSaved':
+        return {
+          ...state,
+          shippingAddress: event.data,
+          onboardingStep: state.onboardingStep >= 2 ? state.onboardingStep : 2,
+        };
+      case 'SizesSaved':
+        return { ...state, onboardingStep: 3 };
+      case 'WalletProvisioningStarted':
+        return { ...state, walletStatus: 'pending', walletAttempts: event.data.attempt };
+      case 'WalletProvisioned':
+        return {
+          ...state,
+          walletStatus: 'active',
+          suiAddress: event.data.suiAddress,
+          evmAddress: event.data.evmAddress,
+        };
+      case 'WalletProvisioningFailed':
+        return { ...state, walletStatus: 'failed' };
+    }
+  },
+};

@@ -1,0 +1,105 @@
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { CartEvent } from '@shop/contracts';
+import { CartCommand, ProductToAdd } from '../src/cart/cart-commands';
+import { cartDecider } from '../src/cart/cart-decider';
+import { fold } from '../src/decider';
+import { DomainError } from '../src/domain-error';
+
+const product = (n: number, overrides: Partial<ProductToAdd> = {}): ProductToAdd => ({
+  productId: `P${n}`,
+  productName: `Product ${n}`,
+  price: 1999,
+  image: `https://img.example.com/${n}.jpg`,
+  productUrl: `https://shop.example.com/p/${n}`,
+  retailer: 'Example',
+  ...overrides,
+});
+const added = (n: number, itemId = randomUUID(), size = 'Default', color = 'Default'): CartEvent => {
+  const { size: _s, color: _c, ...p } = product(n);
+  return { type: 'ItemAdded', data: { ...p, itemId, size, color } };
+};
+const when = (command: CartCommand, ...history: CartEvent[]) =>
+  cartDecider.decide(command, fold(cartDecider, history));
+const refusal = (command: CartCommand, ...history: CartEvent[]): DomainError => {
+  try {
+    when(command, ...history);
+  } catch (error) {
+    return error as DomainError;
+  }
+  throw new Error('expected a refusal');
+};
+
+describe('cart decider', () => {
+  it('adds an item with size and color defaulting to Default', () => {
+    const itemId = randomUUID();
+    expect(when({ type: 'AddItem', itemId, product: product(1) })).toEqual([added(1, itemId)]);
+  });
+
+  it('keeps the given size and color, trimmed', () => {
+    const itemId = randomUUID();
+    const [event] = when({ type: 'AddItem', itemId, product: product(1, { size: ' M ', color: 'Blue' }) });
+    expect(event!.data).toMatchObject({ size: 'M', color: 'Blue' });
+  });
+
+  it('refuses an 11th active item with CartFullError', () => {
+    const ten = Array.from({ length: 10 }, (_, i) => added(i));
+    const error = refusal({ type: 'AddItem', itemId: randomUUID(), product: product(99) }, ...ten);
+    expect([error.kind, error.code]).toEqual(['invalid', 'CartFullError']);
+  });
+
+  it('counts only active items toward the limit', () => {
+    const ten = Array.from({ length: 10 }, (_, i) => added(i, `00000000-0000-4000-8000-00000000000${i}`));
+    const removed: CartEvent = {
+      type: 'ItemRemoved',
+      data: { itemId: '00000000-0000-4000-8000-000000000003', reason: 'removed' },
+    };
+    expect(
+      when({ type: 'AddItem', itemId: randomUUID(), product: product(99) }, ...ten, removed),
+    ).toHaveLength(1);
+  });
+
+  it('refuses the same product, size and color with CartDuplicateItemError, but allows another size', () => {
+    const error = refusal({ type: 'AddItem', itemId: randomUUID(), product: product(1) }, added(1));
+    expect([error.kind, error.code]).toEqual(['conflict', 'CartDuplicateItemError']);
+    expect(
+      when({ type: 'AddItem', itemId: randomUUID(), product: product(1, { size: 'L' }) }, added(1)),
+    ).toHaveLength(1);
+  });
+
+  it('allows a product again once its earlier item was removed', () => {
+    const itemId = randomUUID();
+    const removed: CartEvent = { type: 'ItemRemoved', data: { itemId, reason: 'removed' } };
+    expect(
+      when({ type: 'AddItem', itemId: randomUUID(), product: product(1) }, added(1, itemId), removed),
+    ).toHaveLength(1);
+  });
+
+  it('refuses invalid product data with CartInvalidProductError', () => {
+    for (const bad of [
+      { price: 0 },
+      { price: -5 },
+      { price: 19.99 },
+      { image: 'not a url' },
+      { productUrl: 'javascript:alert(1)' },
+      { image: 'ftp://img.example.com/x.jpg' },
+    ]) {
+      const error = refusal({ type: 'AddItem', itemId: randomUUID(), product: product(1, bad) });
+      expect(error.code, JSON.stringify(bad)).toBe('CartInvalidProductError');
+    }
+  });
+
+  it('removes an active item, and refuses a missing or already removed one with CartItemNotFoundError', () => {
+    const itemId = randomUUID();
+    expect(when({ type: 'RemoveItem', itemId, reason: 'removed' }, added(1, itemId))).toEqual([
+      { type: 'ItemRemoved', data: { itemId, reason: 'removed' } },
+    ]);
+    expect(refusal({ type: 'RemoveItem', itemId: randomUUID(), reason: 'removed' }, added(1)).code).toBe(
+      'CartItemNotFoundError',
+    );
+    const removed: CartEvent = { type: 'ItemRemoved', data: { itemId, reason: 'removed' } };
+    expect(refusal({ type: 'RemoveItem', itemId, reason: 'removed' }, added(1, itemId), removed).code).toBe(
+      'CartItemNotFoundError',
+    );
+  });
+});
