@@ -1,0 +1,2 @@
+export * from './aes-gcm';
+export * from './wallet-key-vault';
