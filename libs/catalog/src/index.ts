@@ -1,0 +1,3 @@
+export * from './catalog-tables';
+export * from './catalog-products';
+export * from './search-catalog';

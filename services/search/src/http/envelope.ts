@@ -1,0 +1,37 @@
+import { z } from 'zod';
+
+/**
+ * Every response of the API: `data`, a machine-readable `status`, `code` (the HTTP status, repeated)
+ * and a human `message`. Success is always status `OK` and code 200.
+ */
+export interface Envelope<T> {
+  data: T;
+  status: string;
+  code: number;
+  message?: string;
+}
+
+export function ok<T>(data: T, message: string): Envelope<T> {
+  return { data, status: 'OK', code: 200, message };
+}
+
+/** The OpenAPI shape of a successful response carrying `data`. */
+export function okEnvelopeSchema<T extends z.ZodType>(data: T) {
+  return z.object({ data, status: z.literal('OK'), code: z.literal(200), message: z.string().optional() });
+}
+
+/** Failures: `status` is an upper-case code (the HTTP status name, or a specific one listed per route). */
+export const errorEnvelopeJsonSchema = {
+  type: 'object',
+  required: ['data', 'status', 'code', 'message'],
+  properties: {
+    data: {
+      description:
+        'null, except for payment verifications that ran: then the verification result, with success false',
+      type: ['object', 'null'],
+    },
+    status: { type: 'string', examples: ['BAD_REQUEST', 'TOO_MANY_REQUESTS', 'AMOUNT_TOO_SMALL'] },
+    code: { type: 'integer', description: 'the HTTP status code' },
+    message: { type: 'string' },
+  },
+};

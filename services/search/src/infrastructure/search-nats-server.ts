@@ -1,0 +1,23 @@
+import { ServerNats } from '@nestjs/microservices';
+import { connectNats } from '@shop/eventstore';
+
+/** Instances share requests: each one is answered by one member of the group. */
+const SEARCH_QUEUE_GROUP = 'search-service';
+
+/**
+ * Nest's NATS transport over the `nats` client the rest of the stack uses (Nest 12 would load
+ * `@nats-io/transport-node`, which this repository does not install). On close it stops taking
+ * requests, gives the ones in hand `gracePeriodMs` to answer, then closes its connection.
+ */
+export class SearchNatsServer extends ServerNats {
+  constructor(
+    private readonly natsUrl: string,
+    gracePeriodMs: number,
+  ) {
+    super({ queue: SEARCH_QUEUE_GROUP, gracefulShutdown: true, gracePeriod: gracePeriodMs });
+  }
+
+  override createNatsClient(): ReturnType<ServerNats['createNatsClient']> {
+    return connectNats(this.natsUrl, 'search-rpc');
+  }
+}

@@ -1,0 +1,62 @@
+import { createServer, IncomingHttpHeaders, Server } from 'node:http';
+import { AddressInfo } from 'node:net';
+
+export interface ReceivedRequest {
+  method: string;
+  url: string;
+  headers: IncomingHttpHeaders;
+  body: unknown;
+  /** What the fake answered. */
+  status: number;
+}
+
+/** The backend's deposit-confirmation endpoint: records every call, answers 200 unless told otherwise. */
+export interface FakeBackend {
+  url: string;
+  received(): ReceivedRequest[];
+  /** The next calls answer these statuses, in order. */
+  answerNext(...statuses: number[]): void;
+  /** Every answer waits this long. */
+  setDelay(ms: number): void;
+  close(): Promise<void>;
+}
+
+export async function startFakeBackend(): Promise<FakeBackend> {
+  const received: ReceivedRequest[] = [];
+  const scripted: number[] = [];
+  let delayMs = 0;
+  const server: Server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const status = scripted.shift() ?? 200;
+      const text = Buffer.concat(chunks).toString('utf8');
+      received.push({
+        method: request.method ?? '',
+        url: request.url ?? '',
+        headers: request.headers,
+        body: text ? JSON.parse(text) : undefined,
+        status,
+      });
+      setTimeout(() => {
+        response.writeHead(status, { 'content-type': 'application/json' });
+        response.end(JSON.stringify(status < 300 ? { success: true } : { error: `scripted ${status}` }));
+      }, delayMs);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    received: () => [...received],
+    answerNext: (...statuses) => scripted.push(...statuses),
+    setDelay: (ms) => {
+      delayMs = ms;
+    },
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

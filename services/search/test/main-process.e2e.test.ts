@@ -1,0 +1,31 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { dropSchema, openTestEventStore, startServiceProcess, testEnvironment } from '@shop/testing';
+
+const env = testEnvironment('searchmain');
+
+afterAll(async () => {
+  const store = await openTestEventStore(env);
+  await store.close();
+  await dropSchema(env);
+});
+
+describe('services/search/src/main.ts', () => {
+  it('runs alone, logs where it listens, answers, and exits cleanly on SIGTERM', async () => {
+    const service = startServiceProcess('services/search/src/main.ts', {
+      ...env.env,
+      LOG_LEVEL: 'info',
+      PORT: '0',
+      HOST: '127.0.0.1',
+      SEARCH_SCHEMA: env.schema,
+    });
+    await service.waitForOutput(/search listening/, 30_000);
+    const url = /"url":"(http:\/\/127\.0\.0\.1:\d+)"/.exec(service.output())?.[1];
+    expect(url).toBeDefined();
+    const docs = await fetch(`${url}/api-docs-json`);
+    expect(docs.status).toBe(200);
+    const health = await fetch(`${url}/api/search/realtime/health`);
+    expect(health.status).toBe(503);
+    expect(await service.stop()).toBe(0);
+    expect(service.output()).toMatch(/draining search service/);
+  }, 60_000);
+});
