@@ -1,0 +1,21 @@
+import { createOpenAI } from '@ai-sdk/openai';
+import type { LanguageModelV3 } from '@ai-sdk/provider';
+import type { AssistantConfig } from './assistant-config';
+import { OfflineChatModel } from './offline-model';
+
+export const DEFAULT_CHAT_MODEL = 'gpt-4o-mini';
+
+/**
+ * The chat model for the configuration: the hosted model at any OpenAI-compatible URL when a key is set,
+ * otherwise the offline model, so the stack runs and its tests pass without network or secrets.
+ * `.chat()` selects the Chat Completions API, which OpenAI-compatible servers implement, rather than
+ * OpenAI's own Responses API.
+ */
+export function createChatModel(config: AssistantConfig): LanguageModelV3 {
+  if (!config.OPENAI_API_KEY) return new OfflineChatModel();
+  const openai = createOpenAI({
+    apiKey: config.OPENAI_API_KEY,
+    ...(config.OPENAI_BASE_URL !== undefined && { baseURL: config.OPENAI_BASE_URL }),
+  });
+  return openai.chat(config.CHAT_MODEL ?? DEFAULT_CHAT_MODEL);
+}

@@ -1,0 +1,94 @@
+import { parseReference, type Reference } from './reference';
+import { parseSearchRequest, type SearchRequest } from './search-request';
+import { normalizeMessage, TextScanner } from './text-scanner';
+import { takeColor, takeSize } from './variant-words';
+
+/** A size and colour the shopper asked for, in their words ("blue"), matched to a product later. */
+export interface VariantWish {
+  size?: string;
+  color?: string;
+}
+
+export type Intent =
+  | { kind: 'search'; request: SearchRequest }
+  | { kind: 'more-results' }
+  | { kind: 'details'; target: Reference }
+  /** `request` is the same message read as a search, for when the words name no known product. */
+  | { kind: 'add'; target: Reference; wish: VariantWish; request: SearchRequest }
+  | { kind: 'view-cart' }
+  | { kind: 'empty-cart' }
+  | { kind: 'remove'; target: Reference }
+  | { kind: 'checkout'; target: Reference; wish: VariantWish }
+  | { kind: 'remember'; fact: string }
+  | { kind: 'greeting' }
+  | { kind: 'thanks' }
+  | { kind: 'off-topic' };
+
+const REMEMBER =
+  /^(?:(?:please|pls|can you|could you|would you)\s+)?(?:remember|note|keep in mind|don'?t forget)\b\s*(?:that\b|:)?\s*/i;
+const EMPTY_CART =
+  /\b(?:empty|clear|reset)\b.*\b(?:cart|basket)\b|\b(?:remove|delete|clear)\s+(?:everything|all(?:\s+(?:the\s+|my\s+)?items)?)\b/;
+const REMOVE = /\b(?:remove|delete|take out|take off|drop|get rid of)\b/;
+const CHECK_OUT = /\bcheck\s*out\b|\bcheckout\b/;
+const BUY = /\b(?:buy|purchase|order|pay for)\b/;
+const ADD = /\b(?:add|put|throw|toss)\b|\bi'?ll take\b|\b(?:grab|get) me (?:the|that|this|it)\b/;
+const CART = /\b(?:cart|basket)\b|\bmy total\b/;
+const MORE_RESULTS =
+  /\b(?:more results|show (?:me )?more|next page|more options|see more|load more|other options)\b/;
+const DETAILS =
+  /\b(?:tell me (?:more )?about|more (?:about|on|info|information|details)|details?\b|describe|info on)/;
+const SHOW = /\b(?:show me|what about|how about|let me see)\b/;
+const SHOPPING_VERB =
+  /\b(?:show me|find|search|searching|looking for|look for|shop for|shopping for|recommend|suggest|do you (?:have|sell|carry)|buy|purchase)\b/;
+const GREETING = /^(?:hi|hello|hey|hiya|howdy|yo|greetings|good (?:morning|afternoon|evening))\b/;
+const THANKS = /\b(?:thanks|thank you|thx|cheers|appreciate it)\b/;
+
+function wishOf(message: string): VariantWish {
+  const scanner = new TextScanner(message);
+  const size = takeSize(scanner);
+  const color = takeColor(scanner);
+  return { ...(size !== undefined && { size }), ...(color !== undefined && { color }) };
+}
+
+function factOf(message: string): string {
+  const fact = message
+    .trim()
+    .replace(REMEMBER, '')
+    .replace(/[\s.!]+$/, '')
+    .trim();
+  return fact.charAt(0).toUpperCase() + fact.slice(1);
+}
+
+/**
+ * What the shopper wants from their latest message. The rules are ordered from the most specific verb to
+ * the most general: "remove everything" empties the cart before "remove" reads as one removal, and
+ * "buy it" checks out while "buy running shoes" searches.
+ */
+export function parseIntent(message: string): Intent {
+  const text = normalizeMessage(message);
+  if (REMEMBER.test(text)) return { kind: 'remember', fact: factOf(message) };
+  if (EMPTY_CART.test(text)) return { kind: 'empty-cart' };
+  const target = parseReference(message);
+  if (REMOVE.test(text)) return { kind: 'remove', target };
+  const request = parseSearchRequest(message);
+  if (CHECK_OUT.test(text) || (BUY.test(text) && (!request.namesProduct || CART.test(text)))) {
+    return { kind: 'checkout', target, wish: wishOf(message) };
+  }
+  if (ADD.test(text)) return { kind: 'add', target, wish: wishOf(message), request };
+  if (CART.test(text)) return { kind: 'view-cart' };
+  if (MORE_RESULTS.test(text) && !request.namesProduct) return { kind: 'more-results' };
+  if (target.kind === 'position' || (target.kind === 'superlative' && !request.namesProduct)) {
+    return { kind: 'details', target };
+  }
+  if (DETAILS.test(text) && target.kind !== 'none') return { kind: 'details', target };
+  if (target.kind === 'pronoun' && (SHOW.test(text) || !request.hasSubject))
+    return { kind: 'details', target };
+  const { input } = request;
+  const hasFilter = Object.keys(input).some((key) => key !== 'query' && key !== 'limit');
+  if (request.namesProduct || hasFilter || (SHOPPING_VERB.test(text) && request.hasSubject)) {
+    return { kind: 'search', request };
+  }
+  if (THANKS.test(text)) return { kind: 'thanks' };
+  if (GREETING.test(text)) return { kind: 'greeting' };
+  return { kind: 'off-topic' };
+}

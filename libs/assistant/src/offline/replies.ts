@@ -1,0 +1,189 @@
+import type { ProductSummary } from '@shop/product-search';
+import type { CartItemView, SearchProductsInput, ShoppingToolName } from '../tool-schemas';
+import { formatUsd } from './money';
+import type { TargetProblem } from './resolve-target';
+import type { VariantProblem } from './resolve-variant';
+import type { SearchSnapshot } from './tool-results';
+
+/**
+ * Everything the offline model says. Product names, prices, ratings, sizes and links come only from the
+ * tool results passed in; the fixed sentences carry no product facts.
+ */
+
+const TOOL_ACTIONS: Record<ShoppingToolName, string> = {
+  searchProducts: 'search the catalogue',
+  getProductDetails: 'load the product details',
+  viewCart: 'load your cart',
+  addToCart: 'add it to your cart',
+  removeFromCart: 'remove it from your cart',
+  checkout: 'start the checkout',
+  rememberPreference: 'save that preference',
+};
+
+export const GREETING_REPLY =
+  "Hi! I'm your shopping assistant. I can search for products, tell you more about them, manage your cart and check out. What are you looking for today?";
+export const THANKS_REPLY = "You're welcome! Let me know if you'd like to find anything else.";
+export const OFF_TOPIC_REPLY =
+  'Sorry, I can only help with shopping: finding products, comparing them, managing your cart and checking out. What would you like to shop for?';
+export const ASK_WHAT_TO_REMEMBER =
+  'What would you like me to remember? For example: "remember that I prefer slim fit".';
+export const ASK_WHAT_TO_SEARCH = 'What should I look for? Tell me a product, and any color, size or budget.';
+
+const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`;
+
+/** "(size M, Navy)"; the cart's "Default" placeholder is not worth saying. */
+function variantOf(size: string | undefined, color: string | undefined): string {
+  const sized = size && size !== 'Default' ? (/^one size$/i.test(size) ? size : `size ${size}`) : '';
+  const parts = [sized, color && color !== 'Default' ? color : ''];
+  const said = parts.filter(Boolean);
+  return said.length > 0 ? ` (${said.join(', ')})` : '';
+}
+
+/** The search in words, without numbers: the price limits were the shopper's, not a result. */
+function describeSearch(input: SearchProductsInput): string {
+  const subject = input.query ? `"${input.query}"` : input.category ? input.category : 'your request';
+  const details = [
+    input.brand ? `from ${input.brand}` : '',
+    input.color ? `in ${input.color}` : '',
+    input.size ? `in size ${input.size}` : '',
+    input.minPrice !== undefined || input.maxPrice !== undefined ? 'within your price range' : '',
+  ].filter(Boolean);
+  return [subject, ...details].join(' ');
+}
+
+function productLine(product: ProductSummary, position: number): string {
+  const colors = product.colors?.length ? `, colors: ${product.colors.join(', ')}` : '';
+  return `${position}. ${product.productName} - ${formatUsd(product.price)} (${product.brand}, rated ${product.rating}/5${colors})`;
+}
+
+export function searchReply({ input, products, total }: SearchSnapshot): string {
+  const described = describeSearch(input);
+  const page = input.page ?? 1;
+  if (products.length === 0) {
+    return page > 1
+      ? `There are no more results for ${described}.`
+      : `I found no products matching ${described}. Try other words or fewer filters.`;
+  }
+  const intro =
+    page > 1
+      ? `Here are ${products.length} more results for ${described}:`
+      : total > products.length
+        ? `I found ${plural(total, 'product')} for ${described}. Here are the first ${products.length}:`
+        : `I found ${plural(total, 'product')} for ${described}:`;
+  return [
+    intro,
+    '',
+    ...products.map((product, index) => productLine(product, index + 1)),
+    '',
+    'Tell me which one you like, for example "add the first one in M" or "tell me more about the second one".',
+  ].join('\n');
+}
+
+export function detailsReply(product: ProductSummary): string {
+  return [
+    `${product.productName} by ${product.brand} costs ${formatUsd(product.price)} at ${product.retailer.replace(/\.$/, '')}.`,
+    `Rated ${product.rating}/5 from ${plural(product.reviewCount, 'review')}.`,
+    ...(product.sizes?.length ? [`Sizes: ${product.sizes.join(', ')}.`] : []),
+    ...(product.colors?.length ? [`Colors: ${product.colors.join(', ')}.`] : []),
+    `Link: ${product.productUrl}`,
+  ].join('\n');
+}
+
+export const PRODUCT_GONE_REPLY = "I couldn't find that product any more. Want me to search again?";
+
+export function addedReply(item: CartItemView): string {
+  return `Added ${item.productName}${variantOf(item.size, item.color)} to your cart for ${formatUsd(item.price)}.`;
+}
+
+export function cartReply(items: readonly CartItemView[]): string {
+  if (items.length === 0) return 'Your cart is empty.';
+  const total = items.reduce((sum, item) => sum + item.price, 0);
+  return [
+    `Your cart has ${plural(items.length, 'item')}:`,
+    '',
+    ...items.map(
+      (item, index) =>
+        `${index + 1}. ${item.productName}${variantOf(item.size, item.color)} - ${formatUsd(item.price)}`,
+    ),
+    '',
+    `Total: ${formatUsd(total)}`,
+  ].join('\n');
+}
+
+export const removedReply = (name: string) => `Removed ${name} from your cart.`;
+export const ALREADY_EMPTY_REPLY = 'Your cart is already empty.';
+
+export function emptiedReply(removed: readonly string[], failures: readonly string[]): string {
+  if (failures.length === 0)
+    return `Done: I removed ${plural(removed.length, 'item')}. Your cart is now empty.`;
+  return [
+    `I removed ${plural(removed.length, 'item')}, but ${plural(failures.length, 'removal')} failed:`,
+    ...failures.map((failure) => `- ${failure}`),
+  ].join('\n');
+}
+
+export function orderReply(
+  order: { orderId: string; phase: string },
+  item: CartItemView | undefined,
+): string {
+  const what = item
+    ? `${item.productName}${variantOf(item.size, item.color)} (${formatUsd(item.price)})`
+    : 'your item';
+  return `I created order ${order.orderId} for ${what}. Its status is "${order.phase}": approve the payment with the one-time code the payment provider emails you.`;
+}
+
+export const rememberedReply = (fact: string) => `Got it, I'll remember: "${fact}".`;
+
+/** Any tool the gateway offers may fail, including ones this model never calls itself. */
+export function failureReply(toolName: string, error: string): string {
+  const action = (TOOL_ACTIONS as Record<string, string | undefined>)[toolName] ?? 'finish that step';
+  return `Sorry, I couldn't ${action}: ${error}`;
+}
+
+export const unreadableReply = (toolName: ShoppingToolName) =>
+  `Sorry, I couldn't make sense of what came back when I tried to ${TOOL_ACTIONS[toolName]}.`;
+
+export const unavailableReply = (toolName: ShoppingToolName) =>
+  `Sorry, I can't ${TOOL_ACTIONS[toolName]} right now.`;
+
+export function productProblemReply(problem: TargetProblem): string {
+  switch (problem.kind) {
+    case 'nothing-to-point-at':
+      return "I don't have any search results to pick from yet. What are you looking for?";
+    case 'out-of-range':
+      return `The last search showed only ${plural(problem.count, 'product')}. Which one do you mean?`;
+    case 'ambiguous':
+      return [
+        'Which one do you mean?',
+        '',
+        ...problem.names.map((name, index) => `${index + 1}. ${name}`),
+      ].join('\n');
+    case 'not-found':
+      return `I couldn't find "${problem.phrase}" among the products we looked at.`;
+  }
+}
+
+export function cartProblemReply(problem: TargetProblem, items: readonly CartItemView[]): string {
+  const listing = items.map((item) => `- ${item.productName}${variantOf(item.size, item.color)}`);
+  switch (problem.kind) {
+    case 'nothing-to-point-at':
+      return 'Your cart is empty.';
+    case 'out-of-range':
+      return `Your cart has only ${plural(problem.count, 'item')}. Which one do you mean?`;
+    case 'ambiguous':
+      return ['Which item do you mean?', '', ...listing].join('\n');
+    case 'not-found':
+      return [`I couldn't find "${problem.phrase}" in your cart. It has:`, '', ...listing].join('\n');
+  }
+}
+
+export function variantProblemReply(product: ProductSummary, problem: VariantProblem): string {
+  switch (problem.kind) {
+    case 'size-unavailable':
+      return `${product.productName} doesn't come in size ${problem.wanted}. Available sizes: ${problem.available.join(', ')}.`;
+    case 'color-unavailable':
+      return `${product.productName} doesn't come in ${problem.wanted}. Available colors: ${problem.available.join(', ')}.`;
+    case 'color-ambiguous':
+      return `${product.productName} comes in several ${problem.wanted} shades: ${problem.options.join(', ')}. Which one would you like?`;
+  }
+}

@@ -1,0 +1,126 @@
+import type { ProductSummary } from '@shop/product-search';
+import { searchTerms } from '@shop/scraper';
+import type { CartItemView } from '../tool-schemas';
+import type { Reference, Superlative } from './reference';
+import type { ShoppingState } from './shopping-state';
+
+/** Why a reference points at nothing: each case gets its own answer to the shopper. */
+export type TargetProblem =
+  | { kind: 'nothing-to-point-at' }
+  | { kind: 'out-of-range'; count: number }
+  | { kind: 'ambiguous'; names: string[] }
+  | { kind: 'not-found'; phrase: string };
+
+export type Resolution<T> = { ok: true; value: T } | { ok: false; problem: TargetProblem };
+
+interface Candidate<T> {
+  value: T;
+  name: string;
+  /** Text the shopper might use to name it. */
+  words: string;
+  price: number;
+  rating?: number;
+}
+
+const found = <T>(value: T): Resolution<T> => ({ ok: true, value });
+const problem = <T>(failure: TargetProblem): Resolution<T> => ({ ok: false, problem: failure });
+
+const SUPERLATIVE_ORDER: Record<Superlative, (a: Candidate<unknown>, b: Candidate<unknown>) => number> = {
+  cheapest: (a, b) => a.price - b.price,
+  priciest: (a, b) => b.price - a.price,
+  'best-rated': (a, b) => (b.rating ?? 0) - (a.rating ?? 0),
+};
+
+function byPosition<T>(candidates: Candidate<T>[], index: number): Resolution<T> {
+  if (candidates.length === 0) return problem({ kind: 'nothing-to-point-at' });
+  const candidate = index < 0 ? candidates[candidates.length + index] : candidates[index];
+  return candidate ? found(candidate.value) : problem({ kind: 'out-of-range', count: candidates.length });
+}
+
+/** The earliest of equals wins, so "the cheapest one" of two at the same price is the one listed first. */
+function bySuperlative<T>(candidates: Candidate<T>[], by: Superlative): Resolution<T> {
+  const [best] = candidates
+    .map((candidate, index) => ({ candidate, index }))
+    .sort((a, b) => SUPERLATIVE_ORDER[by](a.candidate, b.candidate) || a.index - b.index);
+  return best ? found(best.candidate.value) : problem({ kind: 'nothing-to-point-at' });
+}
+
+/** The candidates sharing the most of the shopper's words; several equally good ones are ambiguous. */
+function byWords<T>(
+  candidates: Candidate<T>[],
+  { terms, phrase }: { terms: string[]; phrase: string },
+): Resolution<T> {
+  if (candidates.length === 0) return problem({ kind: 'not-found', phrase });
+  const scored = candidates.map((candidate) => {
+    const own = new Set(searchTerms(candidate.words));
+    return { candidate, score: terms.filter((term) => own.has(term)).length };
+  });
+  const top = Math.max(...scored.map(({ score }) => score));
+  if (top === 0) return problem({ kind: 'not-found', phrase });
+  const best = scored.filter(({ score }) => score === top);
+  const [only] = best;
+  if (best.length === 1 && only) return found(only.candidate.value);
+  return problem({ kind: 'ambiguous', names: best.map(({ candidate }) => candidate.name) });
+}
+
+function byDefault<T>(candidates: Candidate<T>[]): Resolution<T> {
+  const [only] = candidates;
+  if (candidates.length === 1 && only) return found(only.value);
+  if (candidates.length === 0) return problem({ kind: 'nothing-to-point-at' });
+  return problem({ kind: 'ambiguous', names: candidates.map(({ name }) => name) });
+}
+
+function resolve<T>(reference: Reference, candidates: Candidate<T>[], focused: T | undefined): Resolution<T> {
+  switch (reference.kind) {
+    case 'position':
+      return byPosition(candidates, reference.index);
+    case 'superlative':
+      return bySuperlative(candidates, reference.by);
+    case 'words':
+      return byWords(candidates, reference);
+    case 'pronoun':
+    case 'none':
+      return focused === undefined ? byDefault(candidates) : found(focused);
+  }
+}
+
+const productCandidate = (product: ProductSummary): Candidate<ProductSummary> => ({
+  value: product,
+  name: product.productName,
+  words: [product.productName, product.brand, ...(product.colors ?? [])].join(' '),
+  price: product.price,
+  rating: product.rating,
+});
+
+/** A product of the latest search (or the one last looked at), as the shopper referred to it. */
+export function resolveProduct(reference: Reference, state: ShoppingState): Resolution<ProductSummary> {
+  const listed = state.search?.products ?? [];
+  const { focus } = state;
+  const focused =
+    focus?.kind === 'product'
+      ? focus.product
+      : listed.find(({ productId }) => focus?.kind === 'cart-item' && focus.item.productId === productId);
+  const candidates = listed.map(productCandidate);
+  if (reference.kind === 'words' && focused && !listed.includes(focused)) {
+    candidates.push(productCandidate(focused));
+  }
+  return resolve(reference, candidates, focused);
+}
+
+/** An item of the known cart, listed in the order the shopper last saw it. */
+export function resolveCartItem(reference: Reference, state: ShoppingState): Resolution<CartItemView> {
+  const { items } = state.cart;
+  const { focus } = state;
+  const focused = items.find(
+    ({ id, productId }) =>
+      (focus?.kind === 'cart-item' && focus.item.id === id) ||
+      (focus?.kind === 'product' && focus.product.productId === productId),
+  );
+  const candidates = items.map((item): Candidate<CartItemView> => ({
+    value: item,
+    name: item.productName,
+    words: [item.productName, item.size, item.color].join(' '),
+    price: item.price,
+  }));
+  return resolve(reference, candidates, focused);
+}

@@ -1,0 +1,71 @@
+import type { ProductSummary } from '@shop/product-search';
+import type { CartItemView } from '../tool-schemas';
+import type { Conversation } from './conversation';
+import {
+  readAdded,
+  readCart,
+  readDetails,
+  readRemoved,
+  readSearch,
+  type SearchSnapshot,
+} from './tool-results';
+
+/** What "it" points at: the product last looked at, or the cart item last added. */
+export type Focus = { kind: 'product'; product: ProductSummary } | { kind: 'cart-item'; item: CartItemView };
+
+export interface KnownCart {
+  items: CartItemView[];
+  /** A viewCart result exists, so `items` is the whole cart as of then, not only what was added here. */
+  listed: boolean;
+  /** That listing was taken during this request. */
+  fresh: boolean;
+}
+
+export interface ShoppingState {
+  search?: SearchSnapshot;
+  focus?: Focus;
+  cart: KnownCart;
+  /** The list the shopper saw last, which "the second one" of an ambiguous verb ("buy") points into. */
+  lastListing?: 'search' | 'cart';
+  /** Every cart item the conversation has shown, by id, removed ones included, to name what was removed. */
+  seenItems: Map<string, CartItemView>;
+}
+
+/**
+ * What the conversation has established, replayed from its tool results in order: the latest search
+ * (ordinals point into it), the focus of "it", and the cart as last listed plus the adds and removals
+ * seen since.
+ */
+export function shoppingState({ earlier, current }: Conversation): ShoppingState {
+  const state: ShoppingState = { cart: { items: [], listed: false, fresh: false }, seenItems: new Map() };
+  const currentIds = new Set(current.map(({ toolCallId }) => toolCallId));
+  for (const exchange of [...earlier, ...current]) {
+    const search = readSearch(exchange);
+    if (search) {
+      state.search = search;
+      state.lastListing = 'search';
+      const [only] = search.products;
+      state.focus = search.products.length === 1 && only ? { kind: 'product', product: only } : undefined;
+    }
+    const details = readDetails(exchange);
+    if (details) state.focus = { kind: 'product', product: details };
+    const listed = readCart(exchange);
+    if (listed) {
+      state.cart = { items: listed, listed: true, fresh: currentIds.has(exchange.toolCallId) };
+      state.lastListing = 'cart';
+      for (const item of listed) state.seenItems.set(item.id, item);
+    }
+    const added = readAdded(exchange);
+    if (added) {
+      state.cart.items = [...state.cart.items, added];
+      state.focus = { kind: 'cart-item', item: added };
+      state.seenItems.set(added.id, added);
+    }
+    const removed = readRemoved(exchange);
+    if (removed !== undefined) {
+      state.cart.items = state.cart.items.filter(({ id }) => id !== removed);
+      if (state.focus?.kind === 'cart-item' && state.focus.item.id === removed) state.focus = undefined;
+    }
+  }
+  return state;
+}

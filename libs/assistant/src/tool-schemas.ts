@@ -1,0 +1,155 @@
+import { productSearchResultSchema, productSummarySchema } from '@shop/product-search';
+import { SORT_OPTIONS } from '@shop/scraper';
+import { z } from 'zod';
+
+/**
+ * The chat agent's tools: names, descriptions, input schemas (what the model sends) and output schemas
+ * (what each `execute` must return, and what the offline model reads back). The gateway builds its tools
+ * from these with `tool({ ...SHOPPING_TOOLS.searchProducts, execute })`, so the model, the gateway and the
+ * offline model can never disagree on a field.
+ *
+ * Prices: search filters are in USD (what shoppers say), everything else is integer USD cents (what the
+ * cart stores). A tool that fails should throw: the SDK hands the model the error message as an
+ * `error-text` result, which the offline model reports to the shopper.
+ */
+
+const filterText = z.string().trim().min(1).max(100);
+const usd = z.number().nonnegative();
+
+export const searchProductsInputSchema = z.object({
+  query: z
+    .string()
+    .trim()
+    .max(200)
+    .describe('What the shopper looks for, without the filters below, e.g. "running shoes". May be empty.'),
+  category: filterText.optional().describe('apparel, footwear or accessories'),
+  brand: filterText.optional(),
+  color: filterText.optional(),
+  size: filterText.optional(),
+  minPrice: usd.optional().describe('Lowest price in USD, e.g. 50'),
+  maxPrice: usd.optional().describe('Highest price in USD, e.g. 79.99'),
+  sortBy: z.enum(SORT_OPTIONS).optional(),
+  page: z.number().int().min(1).optional(),
+  limit: z.number().int().min(1).max(50).optional(),
+});
+export type SearchProductsInput = z.infer<typeof searchProductsInputSchema>;
+
+export const getProductDetailsInputSchema = z.object({
+  productId: z.string().trim().min(1).max(255).describe('A productId returned by searchProducts'),
+});
+export type GetProductDetailsInput = z.infer<typeof getProductDetailsInputSchema>;
+
+export const viewCartInputSchema = z.object({});
+export type ViewCartInput = z.infer<typeof viewCartInputSchema>;
+
+export const addToCartInputSchema = z.object({
+  productId: z.string().min(1).max(255),
+  productName: z.string().min(1).max(500),
+  price: z.number().int().positive().describe('USD cents, exactly as the product was returned'),
+  image: z.string(),
+  productUrl: z.string(),
+  retailer: z.string().min(1).max(255),
+  size: z.string().max(50).optional().describe("One of the product's sizes"),
+  color: z.string().max(50).optional().describe("One of the product's colors"),
+});
+export type AddToCartInput = z.infer<typeof addToCartInputSchema>;
+
+export const removeFromCartInputSchema = z.object({
+  itemId: z.uuid().describe('A cart item id from viewCart or addToCart'),
+});
+export type RemoveFromCartInput = z.infer<typeof removeFromCartInputSchema>;
+
+export const checkoutInputSchema = z.object({
+  cartItemId: z.uuid().describe('A cart item id from viewCart or addToCart'),
+});
+export type CheckoutInput = z.infer<typeof checkoutInputSchema>;
+
+export const rememberPreferenceInputSchema = z.object({
+  fact: z
+    .string()
+    .trim()
+    .min(3)
+    .max(500)
+    .describe('A lasting preference in the shopper\'s words, e.g. "I prefer slim fit"'),
+});
+export type RememberPreferenceInput = z.infer<typeof rememberPreferenceInputSchema>;
+
+/** A cart item as GET /api/cart lists it (the owner's id left out: the model has no use for it). */
+export const cartItemSchema = z.object({
+  id: z.string(),
+  productId: z.string(),
+  productName: z.string(),
+  price: z.number().int().describe('USD cents'),
+  image: z.string(),
+  size: z.string(),
+  color: z.string(),
+  productUrl: z.string(),
+  retailer: z.string(),
+  createdAt: z.string(),
+});
+export type CartItemView = z.infer<typeof cartItemSchema>;
+
+export const searchProductsOutputSchema = productSearchResultSchema;
+export const getProductDetailsOutputSchema = z.object({ product: productSummarySchema.nullable() });
+export const viewCartOutputSchema = z.object({ items: z.array(cartItemSchema) });
+export const addToCartOutputSchema = z.object({ item: cartItemSchema });
+export const removeFromCartOutputSchema = z.object({ itemId: z.string(), removed: z.boolean() });
+/** POST /api/checkout's answer without `serializedTransaction`, which is for the wallet, not the model. */
+export const checkoutOutputSchema = z.object({
+  orderId: z.string(),
+  providerOrderId: z.string(),
+  phase: z.string(),
+  walletAddress: z.string(),
+});
+export const rememberPreferenceOutputSchema = z.object({ fact: z.string(), saved: z.boolean() });
+
+export const SHOPPING_TOOLS = {
+  searchProducts: {
+    description:
+      'Search the product catalogue. Put what the shopper wants in query and their constraints in the filters.',
+    inputSchema: searchProductsInputSchema,
+    outputSchema: searchProductsOutputSchema,
+  },
+  getProductDetails: {
+    description: 'Get one product by the productId a search returned.',
+    inputSchema: getProductDetailsInputSchema,
+    outputSchema: getProductDetailsOutputSchema,
+  },
+  viewCart: {
+    description: "List the items in the shopper's cart.",
+    inputSchema: viewCartInputSchema,
+    outputSchema: viewCartOutputSchema,
+  },
+  addToCart: {
+    description:
+      'Add a product to the cart, copying productId, productName, price, image, productUrl and retailer from a search or details result.',
+    inputSchema: addToCartInputSchema,
+    outputSchema: addToCartOutputSchema,
+  },
+  removeFromCart: {
+    description: 'Remove one item from the cart by its cart item id.',
+    inputSchema: removeFromCartInputSchema,
+    outputSchema: removeFromCartOutputSchema,
+  },
+  checkout: {
+    description:
+      'Create a payment order for one cart item; the shopper then approves it with an emailed code.',
+    inputSchema: checkoutInputSchema,
+    outputSchema: checkoutOutputSchema,
+  },
+  rememberPreference: {
+    description: 'Save a lasting shopper preference (fit, size, style, budget) for later conversations.',
+    inputSchema: rememberPreferenceInputSchema,
+    outputSchema: rememberPreferenceOutputSchema,
+  },
+} as const;
+
+export type ShoppingToolName = keyof typeof SHOPPING_TOOLS;
+export const SHOPPING_TOOL_NAMES = Object.keys(SHOPPING_TOOLS) as ShoppingToolName[];
+
+export type ShoppingToolInput<N extends ShoppingToolName> = z.infer<
+  (typeof SHOPPING_TOOLS)[N]['inputSchema']
+>;
+export type ShoppingToolOutput<N extends ShoppingToolName> = z.infer<
+  (typeof SHOPPING_TOOLS)[N]['outputSchema']
+>;
