@@ -1,0 +1,13 @@
+export * from './addresses';
+export * from './amounts';
+export * from './contract-interface';
+export * from './errors';
+export * from './move-abort';
+export * from './relayer-key';
+export { DEFAULT_RETRY_POLICY, isTransportFailure, type RetryPolicy } from './retry';
+export * from './sui-rpc-client';
+export * from './contract-events';
+export type { CartState } from './cart-state';
+export * from './transactions';
+export * from './payment-receipt';
+export * from './cart-contract-client';
