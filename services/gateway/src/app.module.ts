@@ -1,0 +1,57 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { APP_FILTER } from '@nestjs/core';
+import { CqrsModule } from '@nestjs/cqrs';
+import type { GatewayConfig } from '@shop/config';
+import type { Logger } from '@shop/observability';
+import { AllExceptionsFilter } from './http/all-exceptions.filter';
+import { DocsController } from './http/docs.controller';
+import { HealthController } from './http/health.controller';
+import type { GatewayOverrides } from './infrastructure/gateway-overrides';
+import { InfrastructureModule } from './infrastructure/infrastructure.module';
+import { gatewayObservability } from './infrastructure/observability';
+import type { ServiceMetrics } from '@shop/metrics';
+import { CartModule } from './cart/cart.module';
+import { CheckoutModule } from './checkout/checkout.module';
+import { WebhooksModule } from './webhooks/webhooks.module';
+import { ChatModule } from './chat/chat.module';
+import { DepositModule } from './deposit/deposit.module';
+import { OnboardingModule } from './onboarding/onboarding.module';
+import { OnChainModule } from './onchain/onchain.module';
+import { OrdersModule } from './orders/orders.module';
+import { SessionsModule } from './sessions/sessions.module';
+import { TestPageModule } from './test-page/test-page.module';
+import { UserModule } from './user/user.module';
+import { ReactionsModule } from './reactions.module';
+
+@Module({})
+export class AppModule {
+  static register(
+    config: GatewayConfig,
+    logger: Logger,
+    overrides: GatewayOverrides,
+    metrics: ServiceMetrics,
+  ): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        InfrastructureModule.forRoot(config, logger, overrides),
+        gatewayObservability(config, metrics),
+        CqrsModule.forRoot(),
+        UserModule.register({ devLogin: config.NODE_ENV !== 'production' }),
+        OnboardingModule,
+        CartModule,
+        SessionsModule,
+        ChatModule,
+        OrdersModule,
+        DepositModule,
+        CheckoutModule,
+        WebhooksModule,
+        ReactionsModule,
+        OnChainModule,
+        ...(config.NODE_ENV !== 'production' ? [TestPageModule] : []),
+      ],
+      controllers: [HealthController, DocsController],
+      providers: [{ provide: APP_FILTER, useClass: AllExceptionsFilter }],
+    };
+  }
+}

@@ -1,0 +1,83 @@
+import 'reflect-metadata';
+import fastifyCookie from '@fastify/cookie';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { GatewayConfig } from '@shop/config';
+import type { Logger } from '@shop/observability';
+import { AppModule } from './app.module';
+import { ChainIndexerHost } from './onchain/chain-indexer-host';
+import { envelopeClientError } from './http/client-error';
+import type { GatewayOverrides } from './infrastructure/gateway-overrides';
+import { installRequestContext } from '@shop/http';
+import { installHttpMetrics, ServiceMetrics } from '@shop/metrics';
+
+/** The spec's credentialed origins; `null` is the literal origin of pages opened from local files. */
+const allowedOrigins = new Set([
+  'http://localhost:8080',
+  'http://localhost:3000',
+  'http://localhost:3001',
+  'http://localhost:5173',
+  'null',
+]);
+
+/** Bodies beyond this are refused before parsing (413 in the envelope). */
+const bodyLimitBytes = 1024 * 1024;
+
+export async function createGatewayApp(
+  config: GatewayConfig,
+  logger: Logger,
+  overrides: GatewayOverrides = {},
+): Promise<NestFastifyApplication> {
+  const adapter = new FastifyAdapter({
+    logger: false,
+    bodyLimit: bodyLimitBytes,
+    connectionTimeout: config.IDLE_TIMEOUT_MS,
+    keepAliveTimeout: config.IDLE_TIMEOUT_MS,
+    forceCloseConnections: 'idle',
+    trustProxy: true,
+    clientErrorHandler: envelopeClientError,
+  });
+  const fastify = adapter.getInstance();
+  installRequestContext(fastify, logger);
+  // One registry per app: the adapter's hook and the /metrics route share it.
+  const metrics = new ServiceMetrics('gateway');
+  installHttpMetrics(fastify, metrics);
+
+  const app = await NestFactory.create<NestFastifyApplication>(
+    AppModule.register(config, logger, overrides, metrics),
+    adapter,
+    {
+      logger: false,
+      bufferLogs: false,
+      abortOnError: false,
+      // Webhook signatures are computed over the exact bytes received.
+      rawBody: true,
+    },
+  );
+  await app.register(fastifyCookie);
+  // Echo exactly an allowed origin; any other origin gets no CORS headers at all.
+  app.enableCors({
+    origin: (origin, callback) =>
+      callback(null, origin !== undefined && allowedOrigins.has(origin) ? origin : false),
+    credentials: true,
+    methods: ['GET', 'POST', 'PATCH', 'DELETE', 'OPTIONS'],
+    allowedHeaders: ['content-type', 'idempotency-key', 'x-correlation-id'],
+    exposedHeaders: [
+      'x-session-id',
+      'x-correlation-id',
+      'retry-after',
+      'ratelimit-limit',
+      'ratelimit-remaining',
+      'ratelimit-reset',
+    ],
+    maxAge: 600,
+  });
+  app.enableShutdownHooks();
+  return app;
+}
+
+/** Listens, then starts the chain indexer when one is configured (the spec's start-up order). */
+export async function listenGateway(app: NestFastifyApplication, port: number, host: string): Promise<void> {
+  await app.listen(port, host);
+  await app.get(ChainIndexerHost).start();
+}

@@ -1,0 +1,47 @@
+import { Selectable } from 'kysely';
+import { z } from 'zod';
+import { CartItemsTable } from '@shop/db';
+
+export const cartItemSchema = z.object({
+  id: z.uuid(),
+  userId: z.uuid(),
+  productId: z.string(),
+  productName: z.string(),
+  price: z.number().int().positive().describe('USD cents'),
+  image: z.string(),
+  size: z.string(),
+  color: z.string(),
+  productUrl: z.string(),
+  retailer: z.string(),
+  createdAt: z.string().describe('ISO 8601 UTC'),
+});
+export type CartItemResponse = z.infer<typeof cartItemSchema>;
+
+/** Body shape only; the price and URL rules are the cart decider's (CartInvalidProductError). */
+export const addCartItemBody = z.object({
+  productId: z.string().min(1).max(255),
+  productName: z.string().min(1).max(500),
+  price: z.number().describe('positive integer, USD cents'),
+  image: z.string().min(1).max(2048).describe('http(s) URL'),
+  productUrl: z.string().min(1).max(2048).describe('http(s) URL'),
+  retailer: z.string().min(1).max(255),
+  size: z.string().max(50).optional().describe('default "Default"'),
+  color: z.string().max(50).optional().describe('default "Default"'),
+});
+export type AddCartItemBody = z.infer<typeof addCartItemBody>;
+
+export function toCartItem(row: Selectable<CartItemsTable>): CartItemResponse {
+  return {
+    id: row.item_id,
+    userId: row.user_id,
+    productId: row.product_id,
+    productName: row.product_name,
+    price: row.price,
+    image: row.image,
+    size: row.size,
+    color: row.color,
+    productUrl: row.product_url,
+    retailer: row.retailer,
+    createdAt: new Date(row.created_at).toISOString(),
+  };
+}

@@ -1,0 +1,173 @@
+import { Controller, Delete, Get, Headers, HttpCode, Inject, Post } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { z } from 'zod';
+import type { GatewayConfig } from '@shop/config';
+import { DomainError } from '@shop/domain';
+import { ApiRoute, ValidBody, ValidParams } from '@shop/http';
+import { CurrentIdentity } from '../auth/current-identity.decorator';
+import type { SessionIdentity } from '../auth/session-identity';
+import { gatedErrors, validationError } from '../http/common-errors';
+import { idempotentCommandId } from '../http/idempotency';
+import { CONFIG } from '../infrastructure/tokens';
+import { AddCartItemCommand } from './add-cart-item.command';
+import { addCartItemBody, cartItemSchema } from './cart-item.schema';
+import type { AddCartItemBody, CartItemResponse } from './cart-item.schema';
+import { GetCartQuery } from './get-cart.query';
+import { RemoveCartItemCommand } from './remove-cart-item.command';
+import { OnChainCart } from '../onchain/onchain-cart';
+
+const itemParams = z.object({ itemId: z.uuid() });
+
+@Controller('api/cart')
+export class CartController {
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
+    @Inject(CONFIG) private readonly config: GatewayConfig,
+    private readonly onChain: OnChainCart,
+  ) {}
+
+  private get onChainMode(): boolean {
+    return this.config.CART_SERVICE === 'onchain';
+  }
+
+  @Get()
+  @ApiRoute({
+    summary: 'Active items of the cart',
+    tags: ['cart'],
+    access: 'gated',
+    responses: { 200: { description: 'The cart', schema: z.object({ items: z.array(cartItemSchema) }) } },
+    errors: gatedErrors,
+  })
+  async list(@CurrentIdentity() identity: SessionIdentity): Promise<{ items: CartItemResponse[] }> {
+    return { items: await this.queries.execute(new GetCartQuery(identity.userId)) };
+  }
+
+  @Post()
+  @ApiRoute({
+    summary:
+      'Add a product (at most 10 items; product, size and color unique). Idempotency-Key makes retries safe.',
+    tags: ['cart'],
+    access: 'gated',
+    body: addCartItemBody,
+    responses: { 201: { description: 'The created item', schema: cartItemSchema } },
+    errors: [
+      validationError,
+      { status: 400, code: 'CartFullError', description: 'cart already has 10 items' },
+      {
+        status: 400,
+        code: 'CartInvalidProductError',
+        description: 'price not a positive integer, or image/productUrl not an http(s) URL',
+      },
+      {
+        status: 409,
+        code: 'CartDuplicateItemError',
+        description: 'same product, size and color already in cart',
+      },
+      ...gatedErrors,
+    ],
+  })
+  add(
+    @CurrentIdentity() identity: SessionIdentity,
+    @ValidBody() body: AddCartItemBody,
+    @Headers('idempotency-key') idempotencyKey: string | undefined,
+  ): Promise<CartItemResponse> {
+    const commandId = idempotentCommandId(identity.userId, 'cart.add', idempotencyKey);
+    return this.commands.execute(new AddCartItemCommand(identity.userId, body, commandId));
+  }
+
+  @Delete(':itemId')
+  @HttpCode(204)
+  @ApiRoute({
+    summary: 'Remove an item (soft delete)',
+    tags: ['cart'],
+    access: 'gated',
+    params: itemParams,
+    responses: { 204: { description: 'Removed' } },
+    errors: [
+      validationError,
+      { status: 404, code: 'CartItemNotFoundError', description: 'item missing or owned by another user' },
+      ...gatedErrors,
+    ],
+  })
+  async remove(
+    @CurrentIdentity() identity: SessionIdentity,
+    @ValidParams() params: z.infer<typeof itemParams>,
+  ): Promise<void> {
+    await this.commands.execute(new RemoveCartItemCommand(identity.userId, params.itemId));
+  }
+
+  @Post('init')
+  @HttpCode(200)
+  @ApiRoute({
+    summary: 'Create the on-chain cart (CART_SERVICE=onchain); idempotent',
+    tags: ['cart'],
+    access: 'gated',
+    responses: {
+      200: {
+        description: 'Created, or it already existed',
+        schema: z.object({ created: z.boolean(), message: z.string() }),
+      },
+    },
+    errors: [
+      { status: 400, code: 'CONTRACT_NOT_CONFIGURED', description: 'CHAIN_CONTRACT_ADDRESS not set' },
+      { status: 400, code: 'WALLET_NOT_PROVISIONED', description: 'on-chain wallet not provisioned' },
+      ...gatedErrors,
+    ],
+  })
+  async init(@CurrentIdentity() identity: SessionIdentity): Promise<{ created: boolean; message: string }> {
+    if (!this.config.CHAIN_CONTRACT_ADDRESS) {
+      throw new DomainError(
+        'invalid',
+        'CONTRACT_NOT_CONFIGURED',
+        'No cart contract is configured (CHAIN_CONTRACT_ADDRESS)',
+      );
+    }
+    if (this.onChainMode) return this.onChain.init(identity.userId);
+    return {
+      created: false,
+      message: 'Carts are kept in the database (CART_SERVICE=db); nothing to initialise',
+    };
+  }
+
+  @Get('address')
+  @ApiRoute({
+    summary: 'Address of the on-chain cart object; null in database mode',
+    tags: ['cart'],
+    access: 'gated',
+    responses: {
+      200: {
+        description: 'Cart address',
+        schema: z.object({ cartAddress: z.string().nullable(), exists: z.boolean() }),
+      },
+    },
+    errors: gatedErrors,
+  })
+  async address(
+    @CurrentIdentity() identity: SessionIdentity,
+  ): Promise<{ cartAddress: string | null; exists: boolean }> {
+    if (this.onChainMode) return this.onChain.address(identity.userId);
+    return { cartAddress: null, exists: false };
+  }
+
+  @Get('info')
+  @ApiRoute({
+    summary: 'On-chain cart summary; in database mode the address is empty and exists is false',
+    tags: ['cart'],
+    access: 'gated',
+    responses: {
+      200: {
+        description: 'Cart info',
+        schema: z.object({ cartAddress: z.string(), itemCount: z.number().int(), exists: z.boolean() }),
+      },
+    },
+    errors: gatedErrors,
+  })
+  async info(
+    @CurrentIdentity() identity: SessionIdentity,
+  ): Promise<{ cartAddress: string; itemCount: number; exists: boolean }> {
+    if (this.onChainMode) return this.onChain.info(identity.userId);
+    const items = await this.queries.execute(new GetCartQuery(identity.userId));
+    return { cartAddress: '', itemCount: items.length, exists: false };
+  }
+}

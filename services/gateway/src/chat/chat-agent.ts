@@ -1,0 +1,185 @@
+import { randomUUID } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import type { LanguageModelV3 } from '@ai-sdk/provider';
+import {
+  convertToModelMessages,
+  createUIMessageStream,
+  stepCountIs,
+  streamText,
+  type ModelMessage,
+  type UIMessage,
+  type UIMessageChunk,
+  type UIMessageStreamWriter,
+} from 'ai';
+import { AGENT_MAX_STEPS, buildSystemPrompt } from '@shop/assistant';
+import { DomainError, nameBasedUuid } from '@shop/domain';
+import type { Memory } from '@shop/memory';
+import type { Logger } from '@shop/observability';
+import { CHAT_MODEL, LOGGER, MEMORY_STORE } from '../infrastructure/tokens';
+import type { AgentMemory } from '../memory/agent-memory';
+import type { ChatMessageResponse } from '../sessions/chat-session.schema';
+import { RunSessionCommand } from '../sessions/run-session-command';
+import { GetSessionQuery } from '../sessions/session-queries';
+import { ChatRequest, userTurnOf } from './chat-request.schema';
+import { ChatTools } from './chat-tools';
+import { memoryActivityPart, type MemoryActivityPart } from './memory-activity';
+import { SessionTitler } from './session-titler';
+import { ToolFailure } from './tool-failure';
+import { placeUserTurn, textOfMessage } from './stored-conversation';
+
+/** Namespace of the assistant reply ids derived from the user turn they answer. */
+const REPLY_ID_NAMESPACE = '3f0c6a52-7f3e-4b0e-9a51-2c4d8e1b6f70';
+/** Memories given to the model per turn, most relevant first. */
+const RECALL_LIMIT = 10;
+
+/** A request that passed every check: what the stream needs, and nothing sent yet. */
+export interface ChatTurn {
+  userId: string;
+  sessionId: string;
+  userText: string;
+  /** The stored history plus the new user turn, as the model reads it. */
+  modelMessages: ModelMessage[];
+  /** Derived from the user turn, so a retried request stores its answer once. */
+  replyId: string;
+  /** The text to name the session after, when it has no title yet. */
+  titleFrom: string | null;
+}
+
+/**
+ * The chat agent: `begin` does everything that can refuse the request (validation happened in the
+ * route; session existence and ownership, storing the user turn) so refusals are JSON errors, then
+ * `reply` streams the answer in the UI message stream protocol and stores it.
+ */
+@Injectable()
+export class ChatAgent {
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
+    private readonly tools: ChatTools,
+    private readonly titler: SessionTitler,
+    @Inject(CHAT_MODEL) private readonly model: LanguageModelV3,
+    @Inject(MEMORY_STORE) private readonly memory: AgentMemory,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  async begin(userId: string, request: ChatRequest): Promise<ChatTurn> {
+    const turn = userTurnOf(request);
+    let sessionId = request.sessionId;
+    let stored: ChatMessageResponse[] = [];
+    let untitled = true;
+    if (sessionId) {
+      const session = await this.queries.execute(new GetSessionQuery(userId, sessionId));
+      stored = session.messages;
+      untitled = session.title === undefined;
+    } else {
+      sessionId = randomUUID();
+      await this.commands.execute(
+        new RunSessionCommand(sessionId, { type: 'CreateSession', userId, title: null }),
+      );
+    }
+    const { earlier, userMessage } = placeUserTurn(stored, { id: turn.id ?? randomUUID(), text: turn.text });
+    // The decider checks ownership again against the stream, and stores a retried turn once.
+    await this.commands.execute(
+      new RunSessionCommand(sessionId, {
+        type: 'AppendMessage',
+        userId,
+        messageId: userMessage.id,
+        role: 'user',
+        parts: userMessage.parts as unknown as Record<string, unknown>[],
+      }),
+    );
+    const firstUser = [...earlier, userMessage].find((message) => message.role === 'user')!;
+    return {
+      userId,
+      sessionId,
+      userText: textOfMessage(userMessage),
+      // Earlier turns cut short by a disconnect may hold tool calls without results.
+      modelMessages: await convertToModelMessages([...earlier, userMessage], {
+        ignoreIncompleteToolCalls: true,
+      }),
+      replyId: nameBasedUuid(REPLY_ID_NAMESPACE, `${sessionId}:${userMessage.id}`),
+      titleFrom: untitled ? textOfMessage(firstUser) : null,
+    };
+  }
+
+  /** The answer as UI message chunks; it always ends, with an `error` chunk when something failed. */
+  reply(turn: ChatTurn, signal: AbortSignal): ReadableStream<UIMessageChunk> {
+    return createUIMessageStream({
+      onError: (error) => this.errorText(error),
+      execute: async ({ writer }) => {
+        writer.write({ type: 'start', messageId: turn.replyId });
+        const naming =
+          turn.titleFrom === null
+            ? undefined
+            : this.titler.name(turn.userId, turn.sessionId, turn.titleFrom, signal);
+        const { memories, activity } = await this.recall(turn, writer, signal);
+        const result = streamText({
+          model: this.model,
+          system: buildSystemPrompt({ preferences: memories.map((memory) => memory.content) }),
+          messages: turn.modelMessages,
+          tools: this.tools.forShopper(turn.userId, turn.sessionId),
+          stopWhen: stepCountIs(AGENT_MAX_STEPS),
+          abortSignal: signal,
+          // Logged once, by errorText, where the error becomes a chunk (the default prints to stderr).
+          onError: () => undefined,
+        });
+        writer.merge(
+          result.toUIMessageStream({
+            sendStart: false,
+            onError: (error) => this.errorText(error),
+            // Stored before the stream ends, so the client's next read of the session has it.
+            onFinish: ({ responseMessage }) => this.store(turn, [activity, ...responseMessage.parts]),
+          }),
+        );
+        await naming;
+      },
+    });
+  }
+
+  private async recall(
+    turn: ChatTurn,
+    writer: UIMessageStreamWriter,
+    signal: AbortSignal,
+  ): Promise<{ memories: Memory[]; activity: MemoryActivityPart }> {
+    const base = { namespace: this.memory.namespaceOf(turn.userId), query: turn.userText };
+    writer.write(memoryActivityPart(base, { status: 'loading' }));
+    let memories: Memory[] = [];
+    let activity: MemoryActivityPart;
+    try {
+      memories = await this.memory.recall(turn.userId, turn.userText, { limit: RECALL_LIMIT, signal });
+      activity = memoryActivityPart(base, { status: 'recalled', memories });
+    } catch (error) {
+      // The shopper still gets an answer, only without their preferences.
+      if (!signal.aborted) this.logger.warn({ err: error, userId: turn.userId }, 'memory recall failed');
+      activity = memoryActivityPart(base, { status: 'error' });
+    }
+    writer.write(activity);
+    return { memories, activity };
+  }
+
+  private async store(turn: ChatTurn, parts: UIMessage['parts']): Promise<void> {
+    // A reply cut off before the model said or did anything has nothing worth keeping.
+    const answered = parts.some((part) => part.type === 'text' || part.type.startsWith('tool-'));
+    if (!answered) return;
+    await this.commands.execute(
+      new RunSessionCommand(turn.sessionId, {
+        type: 'AppendMessage',
+        userId: turn.userId,
+        messageId: turn.replyId,
+        role: 'assistant',
+        parts: parts as unknown as Record<string, unknown>[],
+      }),
+    );
+  }
+
+  /**
+   * The `errorText` of an `error` or `tool-output-error` chunk: a refusal or a tool's failure
+   * explains itself; anything else stays in the log.
+   */
+  private errorText(error: unknown): string {
+    if (error instanceof DomainError || error instanceof ToolFailure) return error.message;
+    this.logger.error({ err: error }, 'chat stream failed');
+    return 'The assistant could not answer; please try again.';
+  }
+}

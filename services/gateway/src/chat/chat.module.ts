@@ -1,0 +1,13 @@
+import { Module } from '@nestjs/common';
+import { MemoryModule } from '../memory/memory.module';
+import { ChatAgent } from './chat-agent';
+import { ChatController } from './chat.controller';
+import { ChatTools } from './chat-tools';
+import { SessionTitler } from './session-titler';
+
+@Module({
+  imports: [MemoryModule],
+  controllers: [ChatController],
+  providers: [ChatAgent, ChatTools, SessionTitler],
+})
+export class ChatModule {}

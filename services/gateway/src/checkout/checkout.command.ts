@@ -1,0 +1,203 @@
+import { randomUUID } from 'node:crypto';
+import { Inject } from '@nestjs/common';
+import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import type { GatewayConfig } from '@shop/config';
+import {
+  CartItem,
+  cartDecider,
+  cartItemNotFound,
+  CheckoutReservation,
+  checkoutInProgress,
+  checkoutMissingAddress,
+  checkoutNoWallet,
+  checkoutOrderCreation,
+  checkoutPayment,
+  insufficientFunds,
+  orderDecider,
+  OrderState,
+  userDecider,
+  UserState,
+} from '@shop/domain';
+import { DeciderRunner } from '@shop/eventstore';
+import { CommandExecutor } from '@shop/projections';
+import { ProviderClient, ProviderError } from '@shop/provider';
+import { CONFIG, DECIDER_RUNNER, PROVIDER } from '../infrastructure/tokens';
+import { missingAddressPart, providerOrderInput } from './provider-order-input';
+import { centsToMicroUnits, toMicroUnits } from './usdc-balance';
+
+export interface CheckoutResult {
+  orderId: string;
+  providerOrderId: string;
+  phase: string;
+  serializedTransaction: string;
+  walletAddress: string;
+}
+
+export class CheckoutCommand extends Command<CheckoutResult> {
+  constructor(
+    readonly userId: string,
+    readonly cartItemId: string,
+    readonly commandId?: string,
+  ) {
+    super();
+  }
+}
+
+/** A reservation older than this without its order was left by a crashed request: resume it. */
+const ABANDONED_RESERVATION_MS = 60_000;
+
+/**
+ * Checks out one cart item: the spec's preconditions in order, then the item is reserved for
+ * a new order id on the cart (one open checkout per item, decided by the cart decider), the
+ * provider order is created under that id as its idempotency key, and `OrderCreated` is
+ * appended. A repeated checkout finds the reservation and answers with the same order.
+ */
+@CommandHandler(CheckoutCommand)
+export class CheckoutHandler implements ICommandHandler<CheckoutCommand> {
+  constructor(
+    private readonly executor: CommandExecutor,
+    @Inject(DECIDER_RUNNER) private readonly runner: DeciderRunner,
+    @Inject(PROVIDER) private readonly provider: ProviderClient | null,
+    @Inject(CONFIG) private readonly config: GatewayConfig,
+  ) {}
+
+  async execute({ userId, cartItemId, commandId }: CheckoutCommand): Promise<CheckoutResult> {
+    const { state: cart } = await this.runner.state(cartDecider, 'cart', userId);
+    const item = cart.items.get(cartItemId);
+    if (!item) throw cartItemNotFound();
+    const { state: user } = await this.runner.state(userDecider, 'user', userId);
+    if (user.walletStatus !== 'active' || !user.evmAddress) throw checkoutNoWallet();
+    const missing = missingAddressPart(user.shippingAddress) ?? (user.email ? null : 'email address');
+    if (missing) throw checkoutMissingAddress(missing);
+    const provider = this.providerOrFail();
+
+    const open = cart.checkouts.get(cartItemId);
+    if (open) return this.continueOpenCheckout(open, userId, user, item, provider);
+
+    await this.ensureBalance(provider, user.evmAddress, item.price);
+    const orderId = randomUUID();
+    const reserved = await this.executor.execute(
+      cartDecider,
+      'cart',
+      userId,
+      { type: 'BeginCheckout', itemId: cartItemId, orderId, now: Date.now() },
+      { actor: { kind: 'user', id: userId }, commandId },
+    );
+    const reservation = reserved.state.checkouts.get(cartItemId)!;
+    if (reservation.orderId !== orderId)
+      return this.continueOpenCheckout(reservation, userId, user, item, provider);
+    return this.placeOrder(orderId, userId, user, item, provider);
+  }
+
+  private async continueOpenCheckout(
+    reservation: CheckoutReservation,
+    userId: string,
+    user: UserState,
+    item: CartItem,
+    provider: ProviderClient,
+  ): Promise<CheckoutResult> {
+    const { state: order } = await this.runner.state(orderDecider, 'order', reservation.orderId);
+    if (order.exists) return resultOf(reservation.orderId, order);
+    if (Date.now() - reservation.startedAt < ABANDONED_RESERVATION_MS) throw checkoutInProgress();
+    return this.placeOrder(reservation.orderId, userId, user, item, provider);
+  }
+
+  private async placeOrder(
+    orderId: string,
+    userId: string,
+    user: UserState,
+    item: CartItem,
+    provider: ProviderClient,
+  ): Promise<CheckoutResult> {
+    const walletAddress = user.evmAddress!;
+    let created;
+    try {
+      created = await provider.createOrder(
+        providerOrderInput({
+          email: user.email!,
+          address: user.shippingAddress!,
+          item,
+          payerAddress: walletAddress,
+          chain: this.config.PROVIDER_CHAIN,
+          includePrice: this.config.NODE_ENV !== 'production',
+        }),
+        { idempotencyKey: orderId },
+      );
+    } catch (error) {
+      await this.release(userId, item.itemId, orderId, 'the provider refused the order');
+      if (error instanceof ProviderError && error.kind === 'insufficient_funds') throw insufficientFunds();
+      throw checkoutOrderCreation(error instanceof Error ? error.message : String(error));
+    }
+    const { order } = created;
+    const serializedTransaction = order.payment.preparation?.serializedTransaction;
+    if (!serializedTransaction) {
+      await this.release(userId, item.itemId, orderId, 'the provider prepared no payment');
+      throw checkoutPayment(`payment status ${order.payment.status}`);
+    }
+    const { itemId: _itemId, ...snapshot } = item;
+    const outcome = await this.executor.execute(
+      orderDecider,
+      'order',
+      orderId,
+      {
+        type: 'CreateOrder',
+        userId,
+        cartItemId: item.itemId,
+        providerOrderId: order.orderId,
+        phase: order.phase,
+        item: snapshot,
+        payment: { status: order.payment.status, currency: order.payment.currency ?? 'usdc' },
+        quote: order.quote?.totalPrice ? { totalPrice: order.quote.totalPrice } : null,
+        walletAddress,
+        serializedTransaction,
+      },
+      { actor: { kind: 'user', id: userId }, commandId: `create-order:${orderId}` },
+    );
+    return resultOf(orderId, outcome.state);
+  }
+
+  private async ensureBalance(
+    provider: ProviderClient,
+    evmAddress: string,
+    priceCents: number,
+  ): Promise<void> {
+    let balances;
+    try {
+      balances = await provider.getBalances(evmAddress, {
+        tokens: ['usdc'],
+        chains: [this.config.PROVIDER_CHAIN],
+      });
+    } catch (error) {
+      throw checkoutOrderCreation(
+        `balance unavailable: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    }
+    const usdc = balances.find((b) => b.symbol.toLowerCase() === 'usdc');
+    if (!usdc || toMicroUnits(usdc.amount) < centsToMicroUnits(priceCents)) throw insufficientFunds();
+  }
+
+  private async release(userId: string, itemId: string, orderId: string, reason: string): Promise<void> {
+    await this.executor.execute(
+      cartDecider,
+      'cart',
+      userId,
+      { type: 'ReleaseCheckout', itemId, orderId, reason },
+      { actor: { kind: 'system', id: 'checkout' } },
+    );
+  }
+
+  private providerOrFail(): ProviderClient {
+    if (!this.provider) throw checkoutOrderCreation('the payment provider is not configured');
+    return this.provider;
+  }
+}
+
+function resultOf(orderId: string, order: OrderState): CheckoutResult {
+  return {
+    orderId,
+    providerOrderId: order.providerOrderId!,
+    phase: order.phase!,
+    serializedTransaction: order.serializedTransaction!,
+    walletAddress: order.walletAddress!,
+  };
+}

@@ -1,0 +1,91 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { Controller, Headers, HttpCode, Inject, Post } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { z } from 'zod';
+import type { GatewayConfig } from '@shop/config';
+import { DomainError } from '@shop/domain';
+import { ApiRoute, ValidBody, ValidParams } from '@shop/http';
+import { CONFIG } from '../infrastructure/tokens';
+import { CreditDepositCommand, DepositResult } from './credit-deposit.command';
+import { depositResultSchema } from './deposit-result.schema';
+
+const params = z.object({ userId: z.uuid(), address: z.string().regex(/^0x[0-9a-fA-F]{1,64}$/) });
+const body = z.object({
+  amount: z
+    .string()
+    .regex(/^\d{1,30}$/)
+    .describe('verified amount in MIST'),
+  transactionHash: z.string().regex(/^[A-Za-z0-9]{1,200}$/),
+  network: z.string().min(1).max(50),
+  currency: z.string().min(1).max(300).describe('coin type'),
+});
+
+/** Hashing first gives equal lengths, so the comparison takes the same time whatever was sent. */
+function sameSecret(given: string | undefined, expected: string): boolean {
+  const digest = (value: string) => createHash('sha256').update(value).digest();
+  return timingSafeEqual(digest(given ?? ''), digest(expected)) && given !== undefined;
+}
+
+/** The search service's confirmation of a verified payment (spec: search-payment-service, Verify). */
+@Controller('api/deposit')
+export class DepositConfirmController {
+  constructor(
+    private readonly commands: CommandBus,
+    @Inject(CONFIG) private readonly config: GatewayConfig,
+  ) {}
+
+  @Post(':userId/:address/confirm')
+  @HttpCode(200)
+  @ApiRoute({
+    summary: "Credit a payment the search service verified to the user's EVM wallet (once per transaction)",
+    tags: ['deposit'],
+    access: 'public',
+    params,
+    body,
+    responses: { 200: { description: 'Credited', schema: depositResultSchema } },
+    errors: [
+      { status: 400, code: 'VALIDATION_ERROR', description: 'malformed parameters or body' },
+      {
+        status: 400,
+        code: 'BAD_REQUEST',
+        description: "wallet not provisioned, wrong coin, or the payer is not the user's wallet",
+      },
+      { status: 401, code: 'UNAUTHORIZED', description: 'X-Webhook-Secret missing or wrong' },
+      { status: 409, code: 'CONFLICT', description: 'Deposit already processed' },
+      {
+        status: 500,
+        code: 'INTERNAL_ERROR',
+        description: 'Faucet failed: <detail> (the transaction stays retryable)',
+      },
+      { status: 503, code: 'WEBHOOK_NOT_CONFIGURED', description: 'DEPOSIT_WEBHOOK_SECRET not set' },
+    ],
+  })
+  confirm(
+    @Headers('x-webhook-secret') secret: string | undefined,
+    @ValidParams() route: z.infer<typeof params>,
+    @ValidBody() confirmation: z.infer<typeof body>,
+  ): Promise<DepositResult> {
+    if (!this.config.DEPOSIT_WEBHOOK_SECRET) {
+      throw new DomainError(
+        'unavailable',
+        'WEBHOOK_NOT_CONFIGURED',
+        'Deposit confirmations are not configured',
+      );
+    }
+    if (!sameSecret(secret, this.config.DEPOSIT_WEBHOOK_SECRET)) {
+      throw new DomainError('unauthorized', 'UNAUTHORIZED', 'Invalid webhook secret');
+    }
+    return this.commands.execute(
+      new CreditDepositCommand({
+        userId: route.userId,
+        txDigest: confirmation.transactionHash,
+        payerAddress: route.address,
+        // A verified payment can only credit the wallet that paid it.
+        userWallet: { address: route.address, mismatch: "The paying address is not this user's wallet" },
+        amountMist: confirmation.amount,
+        coinType: confirmation.currency,
+        source: 'search-service',
+      }),
+    );
+  }
+}

@@ -1,0 +1,8 @@
+import { z } from 'zod';
+
+export const depositResultSchema = z.object({
+  success: z.boolean(),
+  txDigest: z.string(),
+  usdcAmount: z.number().describe('USDC received'),
+  usdmxAmount: z.string().describe('amount credited to the EVM wallet, exact decimal'),
+});

@@ -1,0 +1,110 @@
+import { HttpException } from '@nestjs/common';
+import { ZodError } from 'zod';
+import { DomainError } from '@shop/domain';
+import { describeZodError, statusOfDomainErrorKind } from '@shop/http';
+import { ConcurrencyExhaustedError, EventStoreUnavailableError } from '@shop/eventstore';
+import { isTransientError } from '@shop/projections';
+
+export interface ErrorEnvelope {
+  error: string;
+  code: string;
+}
+
+export interface ErrorResponse {
+  status: number;
+  body: ErrorEnvelope;
+  /** Unexpected errors are logged with their stack; expected refusals are not. */
+  unexpected: boolean;
+  headers?: Record<string, string>;
+}
+
+const codeOfStatus: Record<number, string> = {
+  400: 'BAD_REQUEST',
+  401: 'UNAUTHORIZED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  405: 'METHOD_NOT_ALLOWED',
+  409: 'CONFLICT',
+  413: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+  422: 'INSUFFICIENT_FUNDS',
+  429: 'RATE_LIMIT_EXCEEDED',
+  502: 'UPSTREAM_ERROR',
+  503: 'SERVICE_UNAVAILABLE',
+};
+
+/** The one place any error becomes the spec's `{error, code}` envelope and a status. */
+export function toErrorResponse(error: unknown): ErrorResponse {
+  if (error instanceof ZodError) {
+    return {
+      status: 400,
+      body: { error: describeZodError(error), code: 'VALIDATION_ERROR' },
+      unexpected: false,
+    };
+  }
+  if (error instanceof DomainError) {
+    return {
+      status: statusOfDomainErrorKind[error.kind],
+      body: { error: error.message, code: error.code },
+      unexpected: false,
+      headers: error.headers,
+    };
+  }
+  if (error instanceof EventStoreUnavailableError) {
+    return {
+      status: 503,
+      body: { error: 'The service is temporarily unavailable; retry shortly', code: 'SERVICE_UNAVAILABLE' },
+      unexpected: false,
+      headers: { 'retry-after': '1' },
+    };
+  }
+  if (error instanceof ConcurrencyExhaustedError) {
+    return {
+      status: 409,
+      body: { error: 'The resource is being changed concurrently; retry the request', code: 'CONFLICT' },
+      unexpected: false,
+    };
+  }
+  if (error instanceof HttpException) {
+    const status = error.getStatus();
+    const message = status === 404 ? 'Route not found' : error.message;
+    return {
+      status,
+      body: {
+        error: message,
+        code: codeOfStatus[status] ?? (status >= 500 ? 'INTERNAL_ERROR' : 'BAD_REQUEST'),
+      },
+      unexpected: status >= 500,
+    };
+  }
+  const fastify = error as { code?: string; statusCode?: number; message?: string };
+  if (
+    typeof fastify?.code === 'string' &&
+    fastify.code.startsWith('FST_') &&
+    fastify.statusCode &&
+    fastify.statusCode < 500
+  ) {
+    const message =
+      fastify.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || /JSON/i.test(fastify.message ?? '')
+        ? 'Malformed JSON body'
+        : (fastify.message ?? 'Bad request');
+    return {
+      status: fastify.statusCode,
+      body: { error: message, code: codeOfStatus[fastify.statusCode] ?? 'BAD_REQUEST' },
+      unexpected: false,
+    };
+  }
+  if (fastify?.statusCode === 400 && error instanceof SyntaxError) {
+    return { status: 400, body: { error: 'Malformed JSON body', code: 'BAD_REQUEST' }, unexpected: false };
+  }
+  // The database (or another dependency) is restarting or unreachable: the same answer as NATS down.
+  if (isTransientError(error)) {
+    return {
+      status: 503,
+      body: { error: 'The service is temporarily unavailable; retry shortly', code: 'SERVICE_UNAVAILABLE' },
+      unexpected: false,
+      headers: { 'retry-after': '1' },
+    };
+  }
+  return { status: 500, body: { error: 'Internal server error', code: 'INTERNAL_ERROR' }, unexpected: true };
+}

@@ -1,0 +1,17 @@
+export const CONFIG = Symbol('CONFIG');
+export const LOGGER = Symbol('LOGGER');
+export const NATS = Symbol('NATS');
+export const EVENT_STORE = Symbol('EVENT_STORE');
+export const DECIDER_RUNNER = Symbol('DECIDER_RUNNER');
+export const DATABASE = Symbol('DATABASE');
+export const READ_DB = Symbol('READ_DB');
+export const POSITION_TRACKER = Symbol('POSITION_TRACKER');
+export const REDIS = Symbol('REDIS');
+export const RATE_LIMITER = Symbol('RATE_LIMITER');
+export const PROVIDER = Symbol('PROVIDER');
+export const WALLET_VAULT = Symbol('WALLET_VAULT');
+export const PRODUCT_SEARCH = Symbol('PRODUCT_SEARCH');
+export const CHAT_MODEL = Symbol('CHAT_MODEL');
+export const MEMORY_STORE = Symbol('MEMORY_STORE');
+export const SUI_CLIENT = Symbol('SUI_CLIENT');
+export const CART_CONTRACT = Symbol('CART_CONTRACT');

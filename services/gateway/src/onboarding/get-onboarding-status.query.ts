@@ -1,0 +1,34 @@
+import { Inject } from '@nestjs/common';
+import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
+import type { Kysely } from 'kysely';
+import { z } from 'zod';
+import type { ReadModelDatabase } from '@shop/db';
+import { userNotFound } from '@shop/domain';
+import { READ_DB } from '../infrastructure/tokens';
+
+export const onboardingStatusSchema = z.object({
+  step: z.number().int().min(0).max(3),
+  completed: z.boolean().describe('true exactly when step is 3'),
+});
+export type OnboardingStatus = z.infer<typeof onboardingStatusSchema>;
+
+export class GetOnboardingStatusQuery extends Query<OnboardingStatus> {
+  constructor(readonly userId: string) {
+    super();
+  }
+}
+
+@QueryHandler(GetOnboardingStatusQuery)
+export class GetOnboardingStatusHandler implements IQueryHandler<GetOnboardingStatusQuery> {
+  constructor(@Inject(READ_DB) private readonly db: Kysely<ReadModelDatabase>) {}
+
+  async execute({ userId }: GetOnboardingStatusQuery): Promise<OnboardingStatus> {
+    const row = await this.db
+      .selectFrom('users')
+      .select('onboarding_step')
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
+    if (!row) throw userNotFound();
+    return { step: row.onboarding_step, completed: row.onboarding_step === 3 };
+  }
+}

@@ -1,0 +1,79 @@
+import { BeforeApplicationShutdown, Inject, Module, OnApplicationBootstrap } from '@nestjs/common';
+import { Kysely } from 'kysely';
+import type { GatewayConfig } from '@shop/config';
+import { migrateSchema, reactionsMigrations } from '@shop/db';
+import type { DatabaseHandle, ReactionsDatabase } from '@shop/db';
+import type { EventStore } from '@shop/eventstore';
+import type { Logger } from '@shop/observability';
+import { PostgresReactionParking, ReactionRunner } from '@shop/reactions';
+import type { ReactionParking } from '@shop/reactions';
+import { CONFIG, DATABASE, EVENT_STORE, LOGGER } from './infrastructure/tokens';
+
+const REACTION_PARKING = Symbol('REACTION_PARKING');
+import { ChainEventsReaction } from './onchain/chain-events.reaction';
+import { OnChainCheckoutReaction } from './onchain/onchain-checkout.reaction';
+import { OrderCartReaction } from './webhooks/order-cart.reaction';
+import { ProviderWebhookReaction } from './webhooks/provider-webhook.reaction';
+import { WalletProvisioningReaction } from './wallet/wallet-provisioning.reaction';
+
+/** Process managers hosted by the gateway; several instances share each durable consumer. */
+@Module({
+  providers: [
+    WalletProvisioningReaction,
+    ProviderWebhookReaction,
+    OrderCartReaction,
+    ChainEventsReaction,
+    OnChainCheckoutReaction,
+    {
+      provide: REACTION_PARKING,
+      inject: [CONFIG, DATABASE],
+      useFactory: async (config: GatewayConfig, database: DatabaseHandle) => {
+        await migrateSchema(database.db as Kysely<unknown>, config.REACTIONS_SCHEMA, reactionsMigrations);
+        return new PostgresReactionParking(
+          database.db.withSchema(config.REACTIONS_SCHEMA) as unknown as Kysely<ReactionsDatabase>,
+        );
+      },
+    },
+  ],
+})
+export class ReactionsModule implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly runners: ReactionRunner[];
+
+  constructor(
+    @Inject(EVENT_STORE) store: EventStore,
+    @Inject(LOGGER) logger: Logger,
+    @Inject(CONFIG) config: GatewayConfig,
+    @Inject(REACTION_PARKING) parking: ReactionParking,
+    walletProvisioning: WalletProvisioningReaction,
+    providerWebhooks: ProviderWebhookReaction,
+    orderCart: OrderCartReaction,
+    chainEvents: ChainEventsReaction,
+    onChainCheckout: OnChainCheckoutReaction,
+  ) {
+    const reactions = [
+      walletProvisioning,
+      providerWebhooks,
+      orderCart,
+      ...(config.CHAIN_CONTRACT_ADDRESS ? [chainEvents] : []),
+      ...(config.CART_SERVICE === 'onchain' ? [onChainCheckout] : []),
+    ];
+    this.runners = reactions.map(
+      (reaction) =>
+        new ReactionRunner({
+          store,
+          reaction,
+          logger,
+          parking,
+          maxDeliveries: config.REACTION_MAX_DELIVERIES,
+        }),
+    );
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    await Promise.all(this.runners.map((r) => r.start()));
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    await Promise.all(this.runners.map((r) => r.stop()));
+  }
+}

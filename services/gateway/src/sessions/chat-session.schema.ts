@@ -1,0 +1,44 @@
+import { Selectable } from 'kysely';
+import { z } from 'zod';
+import { ChatMessagesTable, ChatSessionsTable } from '@shop/db';
+
+export const chatSessionSchema = z.object({
+  id: z.uuid(),
+  userId: z.uuid(),
+  title: z.string().optional().describe('absent for an untitled session'),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type ChatSessionResponse = z.infer<typeof chatSessionSchema>;
+
+export const chatMessageSchema = z.object({
+  id: z.string(),
+  role: z.enum(['user', 'assistant']),
+  parts: z.array(z.record(z.string(), z.unknown())).describe('message parts such as {type: "text", text}'),
+  createdAt: z.string(),
+});
+export type ChatMessageResponse = z.infer<typeof chatMessageSchema>;
+
+export const titleSchema = z.string().trim().min(1).max(255);
+export const sessionIdParams = z.object({ id: z.uuid() });
+
+export function toChatSession(
+  row: Pick<Selectable<ChatSessionsTable>, 'session_id' | 'user_id' | 'title' | 'created_at' | 'updated_at'>,
+): ChatSessionResponse {
+  return {
+    id: row.session_id,
+    userId: row.user_id,
+    ...(row.title !== null ? { title: row.title } : {}),
+    createdAt: new Date(row.created_at).toISOString(),
+    updatedAt: new Date(row.updated_at).toISOString(),
+  };
+}
+
+export function toChatMessage(row: Selectable<ChatMessagesTable>): ChatMessageResponse {
+  return {
+    id: row.message_id,
+    role: row.role,
+    parts: row.parts,
+    createdAt: new Date(row.created_at).toISOString(),
+  };
+}

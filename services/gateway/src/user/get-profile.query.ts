@@ -1,0 +1,45 @@
+import { Inject } from '@nestjs/common';
+import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
+import type { Kysely } from 'kysely';
+import { z } from 'zod';
+import type { ReadModelDatabase } from '@shop/db';
+import { DomainError } from '@shop/domain';
+import { READ_DB } from '../infrastructure/tokens';
+
+export const userProfileSchema = z.object({
+  userId: z.uuid(),
+  email: z.string().nullable(),
+  walletAddress: z.string().nullable().describe('Sui address (66 hex chars); null until provisioned'),
+  walletStatus: z.enum(['none', 'pending', 'active', 'failed']),
+  onboardingStep: z.number().int().min(0).max(3),
+  evmAddress: z.string().nullable().describe('EVM wallet (42 hex chars) used for provider payments'),
+});
+export type UserProfile = z.infer<typeof userProfileSchema>;
+
+export class GetProfileQuery extends Query<UserProfile> {
+  constructor(readonly userId: string) {
+    super();
+  }
+}
+
+@QueryHandler(GetProfileQuery)
+export class GetProfileHandler implements IQueryHandler<GetProfileQuery> {
+  constructor(@Inject(READ_DB) private readonly db: Kysely<ReadModelDatabase>) {}
+
+  async execute(query: GetProfileQuery): Promise<UserProfile> {
+    const row = await this.db
+      .selectFrom('users')
+      .select(['user_id', 'email', 'sui_address', 'wallet_status', 'onboarding_step', 'evm_address'])
+      .where('user_id', '=', query.userId)
+      .executeTakeFirst();
+    if (!row) throw new DomainError('not_found', 'USER_NOT_FOUND', 'No user record for this session');
+    return {
+      userId: row.user_id,
+      email: row.email,
+      walletAddress: row.sui_address,
+      walletStatus: row.wallet_status,
+      onboardingStep: row.onboarding_step,
+      evmAddress: row.evm_address,
+    };
+  }
+}

@@ -1,0 +1,43 @@
+import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { userDecider, userIdForProviderSubject } from '@shop/domain';
+import { CommandExecutor } from '@shop/projections';
+
+export class RegisterUserCommand extends Command<{ userId: string; created: boolean }> {
+  constructor(
+    readonly providerSubject: string,
+    readonly email: string | null,
+  ) {
+    super();
+  }
+}
+
+/**
+ * The first valid session of a provider identity registers it; later ones change nothing,
+ * except that signing in again retries a wallet provisioning that failed.
+ */
+@CommandHandler(RegisterUserCommand)
+export class RegisterUserHandler implements ICommandHandler<RegisterUserCommand> {
+  constructor(private readonly executor: CommandExecutor) {}
+
+  async execute(command: RegisterUserCommand): Promise<{ userId: string; created: boolean }> {
+    const userId = userIdForProviderSubject(command.providerSubject);
+    const actor = { kind: 'user' as const, id: userId };
+    const outcome = await this.executor.execute(
+      userDecider,
+      'user',
+      userId,
+      { type: 'RegisterUser', providerSubject: command.providerSubject, email: command.email },
+      { actor },
+    );
+    if (outcome.state.walletStatus === 'failed') {
+      await this.executor.execute(
+        userDecider,
+        'user',
+        userId,
+        { type: 'StartWalletProvisioning' },
+        { actor },
+      );
+    }
+    return { userId, created: outcome.appended };
+  }
+}

@@ -1,0 +1,25 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
+import { AccessGuard } from '../auth/access.guard';
+import { TokenVerifier } from '../auth/token-verifier';
+import { AuthController } from './auth.controller';
+import { DevLoginController } from './dev-login.controller';
+import { GetProfileHandler } from './get-profile.query';
+import { RegisterUserHandler } from './register-user.command';
+
+@Module({})
+export class UserModule {
+  static register(options: { devLogin: boolean }): DynamicModule {
+    return {
+      module: UserModule,
+      controllers: options.devLogin ? [AuthController, DevLoginController] : [AuthController],
+      providers: [
+        TokenVerifier,
+        RegisterUserHandler,
+        GetProfileHandler,
+        { provide: APP_GUARD, useClass: AccessGuard },
+      ],
+      exports: [TokenVerifier],
+    };
+  }
+}

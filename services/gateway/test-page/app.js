@@ -1,0 +1,234 @@
+/* global FormData, crypto */
+import { ApiError, call, startChat } from './api.js';
+import { applyChunk, emptyAssistantMessage, readChunks } from './chat-stream.js';
+import { el, renderCart, renderMessage, usd } from './render.js';
+
+/**
+ * The test page: a single-page client of the whole flow (dev login, onboarding, streamed chat
+ * with tool results, cart, checkout, sessions), talking to the gateway with cookies only.
+ */
+const $ = (selector) => document.querySelector(selector);
+const state = { sessionId: undefined, messages: [], sending: false };
+
+function say(text, isError = false) {
+  $('#status').textContent = text;
+  $('#status').classList.toggle('error', isError);
+}
+
+const failure = (error) =>
+  say(error instanceof ApiError ? `${error.code}: ${error.message}` : String(error), true);
+
+function show(section) {
+  for (const id of ['login', 'onboarding', 'shop']) $(`#${id}`).hidden = id !== section;
+}
+
+async function refresh() {
+  let profile;
+  try {
+    profile = await call('GET', '/api/auth/profile');
+  } catch (error) {
+    if (error instanceof ApiError && (error.status === 401 || error.status === 404)) {
+      $('#who').textContent = '';
+      $('#logout').hidden = true;
+      return show('login');
+    }
+    throw error;
+  }
+  $('#who').textContent = profile.email;
+  $('#logout').hidden = false;
+  if (profile.onboardingStep < 3) {
+    const step = profile.onboardingStep + 1;
+    $('#onboarding-step').textContent = `step ${step} of 3`;
+    for (const form of document.querySelectorAll('#onboarding form'))
+      form.hidden = Number(form.dataset.step) !== step;
+    return show('onboarding');
+  }
+  show('shop');
+  await Promise.all([loadSessions(), loadCart()]);
+}
+
+// ---- chat -------------------------------------------------------------------------------
+
+const actions = {
+  async addToCart(product, size, color, button) {
+    button.disabled = true;
+    try {
+      const { productId, productName, price, image, productUrl, retailer } = product;
+      const item = await call('POST', '/api/cart', {
+        productId,
+        productName,
+        price,
+        image,
+        productUrl,
+        retailer,
+        ...(size && { size }),
+        ...(color && { color }),
+      });
+      say(`Added ${item.productName} to the cart`);
+      await loadCart();
+    } catch (error) {
+      failure(error);
+    } finally {
+      button.disabled = false;
+    }
+  },
+};
+
+function renderMessages() {
+  const box = $('#messages');
+  box.replaceChildren(...state.messages.map((message) => renderMessage(message, actions)));
+  box.scrollTop = box.scrollHeight;
+}
+
+async function send(text) {
+  state.sending = true;
+  $('#send').disabled = true;
+  const user = { id: crypto.randomUUID(), role: 'user', parts: [{ type: 'text', text }] };
+  const reply = emptyAssistantMessage();
+  state.messages.push(user, reply);
+  renderMessages();
+  try {
+    // The server rebuilds the history from the stored session, so the new turn is all it needs.
+    const response = await startChat({
+      messages: [user],
+      ...(state.sessionId && { sessionId: state.sessionId }),
+    });
+    state.sessionId = response.headers.get('x-session-id') ?? state.sessionId;
+    for await (const chunk of readChunks(response.body)) {
+      applyChunk(reply, chunk);
+      renderMessages();
+    }
+    say(reply.error ? 'The answer ended with an error' : '');
+  } catch (error) {
+    reply.error = error instanceof ApiError ? `${error.code}: ${error.message}` : String(error);
+    renderMessages();
+    failure(error);
+  } finally {
+    state.sending = false;
+    $('#send').disabled = false;
+  }
+  await Promise.all([loadSessions(), loadCart()]);
+}
+
+// ---- sessions ---------------------------------------------------------------------------
+
+async function loadSessions() {
+  const { sessions } = await call('GET', '/api/sessions?limit=50');
+  const current = sessions.find((session) => session.id === state.sessionId);
+  $('#chat-title').textContent = current?.title ?? (state.sessionId ? 'Untitled chat' : 'New chat');
+  $('#session-list').replaceChildren(
+    ...sessions.map((session) =>
+      el(
+        'li',
+        { class: session.id === state.sessionId ? 'current' : undefined, 'data-session-id': session.id },
+        el(
+          'button',
+          { type: 'button', class: 'open', onclick: () => openSession(session.id) },
+          session.title ?? 'Untitled chat',
+        ),
+        el(
+          'button',
+          { type: 'button', class: 'delete', title: 'Delete', onclick: () => deleteSession(session.id) },
+          '×',
+        ),
+      ),
+    ),
+  );
+}
+
+async function openSession(id) {
+  const session = await call('GET', `/api/sessions/${id}`);
+  state.sessionId = session.id;
+  state.messages = session.messages.map(({ id: messageId, role, parts }) => ({ id: messageId, role, parts }));
+  renderMessages();
+  await loadSessions();
+}
+
+async function deleteSession(id) {
+  await call('DELETE', `/api/sessions/${id}`);
+  if (state.sessionId === id) newChat();
+  await loadSessions();
+}
+
+function newChat() {
+  state.sessionId = undefined;
+  state.messages = [];
+  renderMessages();
+  $('#chat-title').textContent = 'New chat';
+}
+
+// ---- cart -------------------------------------------------------------------------------
+
+async function loadCart() {
+  const { items } = await call('GET', '/api/cart');
+  $('#cart-count').textContent = `(${items.length})`;
+  $('#cart-total').textContent = items.length
+    ? `Total ${usd(items.reduce((sum, item) => sum + item.price, 0))}`
+    : 'Empty';
+  $('#cart-items').replaceChildren(
+    ...renderCart(items, {
+      async remove(item) {
+        await call('DELETE', `/api/cart/${item.id}`).catch(failure);
+        await loadCart();
+      },
+      async checkout(item) {
+        try {
+          const order = await call('POST', '/api/checkout', { cartItemId: item.id });
+          $('#checkout-result').replaceChildren(
+            el(
+              'p',
+              {},
+              `Order ${order.orderId}: ${order.phase}. Approve it from wallet ${order.walletAddress}.`,
+            ),
+          );
+        } catch (error) {
+          failure(error);
+        }
+        await loadCart();
+      },
+    }),
+  );
+}
+
+// ---- wiring -----------------------------------------------------------------------------
+
+function formValues(form) {
+  return Object.fromEntries([...new FormData(form)].filter(([, value]) => value !== ''));
+}
+
+function onSubmit(selector, handler) {
+  $(selector).addEventListener('submit', async (event) => {
+    event.preventDefault();
+    try {
+      await handler(event.target);
+    } catch (error) {
+      failure(error);
+    }
+  });
+}
+
+onSubmit('#login-form', async (form) => {
+  await call('POST', '/api/dev/login', formValues(form));
+  await refresh();
+});
+for (const step of [1, 2, 3]) {
+  onSubmit(`#step-${step}`, async (form) => {
+    await call('POST', `/api/onboarding/step-${step}`, formValues(form));
+    await refresh();
+  });
+}
+onSubmit('#chat-form', async (form) => {
+  const input = form.elements.text;
+  const text = input.value.trim();
+  if (!text || state.sending) return;
+  input.value = '';
+  await send(text);
+});
+$('#new-chat').addEventListener('click', newChat);
+$('#logout').addEventListener('click', async () => {
+  await call('POST', '/api/auth/logout');
+  newChat();
+  await refresh();
+});
+
+refresh().catch(failure);

@@ -1,0 +1,157 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestStack, TestStack } from './stack';
+
+/**
+ * The part of playwright-core's API this test drives. playwright-core is loaded at run time so the
+ * rest of the suite type-checks and runs on machines without it; this test itself fails without it.
+ */
+interface Locator {
+  click(): Promise<void>;
+  fill(value: string): Promise<void>;
+  selectOption(value: string): Promise<unknown>;
+  waitFor(options?: { state?: 'visible' | 'hidden' | 'attached'; timeout?: number }): Promise<void>;
+  textContent(): Promise<string | null>;
+  count(): Promise<number>;
+  first(): Locator;
+  nth(index: number): Locator;
+  locator(selector: string): Locator;
+  filter(options: { hasText: string | RegExp }): Locator;
+}
+interface Page {
+  goto(url: string): Promise<unknown>;
+  locator(selector: string): Locator;
+  screenshot(options: { path: string; fullPage?: boolean }): Promise<unknown>;
+  on(event: 'pageerror', listener: (error: Error) => void): void;
+}
+interface Browser {
+  newPage(options: { viewport: { width: number; height: number } }): Promise<Page>;
+  close(): Promise<void>;
+}
+interface Chromium {
+  launch(options: { executablePath: string; headless: boolean; args: string[] }): Promise<Browser>;
+}
+
+/** Debian's chromium package; CHROMIUM_PATH points elsewhere. */
+const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const outputDirectory = resolve(__dirname, '..', '..', '..', 'test-output');
+
+async function loadChromium(): Promise<Chromium> {
+  const moduleName = 'playwright-core';
+  let playwright: { chromium: Chromium };
+  try {
+    playwright = (await import(moduleName)) as { chromium: Chromium };
+  } catch (error) {
+    throw new Error(
+      `The browser test needs the npm package playwright-core (a dev dependency) and Debian's chromium: ${String(error)}`,
+      { cause: error },
+    );
+  }
+  if (!existsSync(chromiumPath)) {
+    throw new Error(
+      `The browser test needs Chromium at ${chromiumPath} (apt-get install chromium, or set CHROMIUM_PATH)`,
+    );
+  }
+  return playwright.chromium;
+}
+
+let stack: TestStack;
+let browser: Browser;
+
+beforeAll(async () => {
+  const chromium = await loadChromium();
+  stack = await startTestStack('chatbrowser');
+  // As root in a closed network: no sandbox, no GPU, and none of Chromium's own background traffic.
+  browser = await chromium.launch({
+    executablePath: chromiumPath,
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+});
+afterAll(async () => {
+  await browser?.close();
+  await stack?.stop();
+});
+
+describe('the /test page in headless Chromium', () => {
+  it('logs in, onboards, finds a product in the chat, adds it to the cart and sees it there', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const pageErrors: Error[] = [];
+    page.on('pageerror', (error) => pageErrors.push(error));
+    await page.goto(`${stack.url}/test`);
+
+    await page.locator('#login-form [name=email]').fill(`${randomUUID().slice(0, 8)}@example.com`);
+    await page.locator('#login-form button').click();
+
+    await page.locator('#step-1').waitFor();
+    await page.locator('#step-1 [name=displayName]').fill('Browser Shopper');
+    await page.locator('#step-1 button').click();
+    await page.locator('#step-2').waitFor();
+    for (const [name, value] of [
+      ['firstName', 'Ada'],
+      ['lastName', 'Lovelace'],
+      ['street', '1 Main Street'],
+      ['city', 'Austin'],
+      ['state', 'TX'],
+      ['zip', '78701'],
+    ]) {
+      await page.locator(`#step-2 [name=${name}]`).fill(value!);
+    }
+    await page.locator('#step-2 button').click();
+    await page.locator('#step-3').waitFor();
+    await page.locator('#step-3 [name=topsSize]').selectOption('M');
+    await page.locator('#step-3 [name=bottomsSize]').fill('32');
+    await page.locator('#step-3 [name=footwearSize]').fill('42');
+    await page.locator('#step-3 button').click();
+
+    await page.locator('#shop').waitFor();
+    await page.locator('#chat-input').fill('show me hoodies');
+    await page.locator('#send').click();
+
+    const reply = page.locator('.message.assistant').first();
+    await reply.locator('.memory').filter({ hasText: 'saved preference' }).waitFor();
+    await reply
+      .locator('.text')
+      .filter({ hasText: /hoodie/i })
+      .waitFor();
+    const cards = reply.locator('.product');
+    expect(await cards.count()).toBeGreaterThan(1);
+    mkdirSync(outputDirectory, { recursive: true });
+    await page.screenshot({ path: resolve(outputDirectory, 'chat-browser-search.png') });
+
+    // Add the first product from its card in the chat.
+    const card = cards.first();
+    const name = (await card.locator('.name').textContent())!;
+    if ((await card.locator('[name=size]').count()) > 0) await card.locator('[name=size]').selectOption('M');
+    await card.locator('button.add').click();
+    await page.locator('#cart-items li').filter({ hasText: name }).waitFor();
+
+    // And let the agent add another one by asking for it.
+    await page.locator('#chat-input').fill('add the second one in L');
+    await page.locator('#send').click();
+    await page.locator('.message.assistant').nth(1).locator('[data-tool=addToCart]').waitFor();
+    await page.locator('#cart-items li').nth(1).waitFor();
+    expect(await page.locator('#cart-items li').count()).toBe(2);
+    expect(await page.locator('#cart-count').textContent()).toBe('(2)');
+
+    // The session is listed, named after the first exchange.
+    await page
+      .locator('#session-list li')
+      .filter({ hasText: /hoodie/i })
+      .waitFor();
+
+    await page.screenshot({ path: resolve(outputDirectory, 'chat-browser.png'), fullPage: true });
+    expect(existsSync(resolve(outputDirectory, 'chat-browser.png'))).toBe(true);
+    expect(pageErrors).toEqual([]);
+  });
+});

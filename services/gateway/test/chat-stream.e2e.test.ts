@@ -1,0 +1,239 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { UIMessageChunk } from 'ai';
+import { OfflineChatModel } from '@shop/assistant';
+import {
+  chat,
+  parseChatStream,
+  scriptedModel,
+  sessionHeaders,
+  SwitchableModel,
+  textStep,
+  toolStep,
+  userMessage,
+} from './chat-harness';
+import { startTestStack, TestClient, TestStack } from './stack';
+
+const model = new SwitchableModel();
+let stack: TestStack;
+
+beforeAll(async () => {
+  stack = await startTestStack('chatstream', {}, { chatModel: model });
+});
+afterAll(() => stack?.stop());
+afterEach(() => {
+  model.current = new OfflineChatModel();
+});
+
+const email = () => `${randomUUID().slice(0, 8)}@example.com`;
+async function shopper(): Promise<TestClient> {
+  const client = new TestClient(stack.url);
+  await client.onboard(email());
+  return client;
+}
+
+/**
+ * The keys each chunk may carry for an ai 6.0.0 client, which parses with strict schemas
+ * (shared/reference/ai-sdk-ui-stream.md, chunk catalogue), written out here independently of the
+ * gateway's own filter.
+ */
+const ai600Keys: Record<string, string[]> = {
+  start: ['messageId', 'messageMetadata'],
+  'start-step': [],
+  'finish-step': [],
+  'text-start': ['id', 'providerMetadata'],
+  'text-delta': ['id', 'delta', 'providerMetadata'],
+  'text-end': ['id', 'providerMetadata'],
+  'tool-input-start': ['toolCallId', 'toolName', 'providerExecuted', 'dynamic', 'title'],
+  'tool-input-delta': ['toolCallId', 'inputTextDelta'],
+  'tool-input-available': [
+    'toolCallId',
+    'toolName',
+    'input',
+    'providerExecuted',
+    'providerMetadata',
+    'dynamic',
+    'title',
+  ],
+  'tool-output-available': ['toolCallId', 'output', 'providerExecuted', 'dynamic', 'preliminary'],
+  'tool-output-error': ['toolCallId', 'errorText', 'providerExecuted', 'dynamic'],
+  'data-memwal-activity': ['id', 'data', 'transient'],
+  finish: ['finishReason', 'messageMetadata'],
+  error: ['errorText'],
+};
+
+function expectAi600Chunks(chunks: UIMessageChunk[]) {
+  for (const chunk of chunks) {
+    const allowed = ai600Keys[chunk.type];
+    expect(allowed, `chunk type ${chunk.type}`).toBeDefined();
+    expect(Object.keys(chunk).filter((key) => key !== 'type' && !allowed!.includes(key))).toEqual([]);
+  }
+}
+
+describe('POST /api/chat stream', () => {
+  it('streams the UI message protocol v1 with X-Session-Id, in order, ending with [DONE]', async () => {
+    const client = await shopper();
+    const reply = await chat(client, { messages: [userMessage('show me red running shoes under $120')] });
+
+    expect(reply.status).toBe(200);
+    expect(reply.headers.get('content-type')).toBe('text/event-stream');
+    expect(reply.headers.get('x-vercel-ai-ui-message-stream')).toBe('v1');
+    expect(reply.headers.get('cache-control')).toBe('no-cache');
+    expect(reply.headers.get('x-session-id')).toMatch(/^[0-9a-f-]{36}$/);
+    const events = reply.text.split('\n\n').filter(Boolean);
+    expect(events.every((event) => event.startsWith('data: '))).toBe(true);
+    expect(events.at(-1)).toBe('data: [DONE]');
+
+    const types = reply.chunks.map((chunk) => chunk.type);
+    expect(types).toEqual([
+      'start',
+      'data-memwal-activity',
+      'data-memwal-activity',
+      'start-step',
+      'tool-input-start',
+      'tool-input-delta',
+      'tool-input-available',
+      'tool-output-available',
+      'finish-step',
+      'start-step',
+      'text-start',
+      ...types.filter((type) => type === 'text-delta'),
+      'text-end',
+      'finish-step',
+      'finish',
+    ]);
+    expectAi600Chunks(reply.chunks);
+    const [start, loading, recalled] = reply.chunks;
+    expect(start).toEqual({ type: 'start', messageId: expect.any(String) });
+    expect(loading).toMatchObject({ id: 'memwal-recall', data: { status: 'loading', source: 'memwal' } });
+    expect(recalled).toMatchObject({ id: 'memwal-recall', data: { status: 'success' } });
+    expect(reply.chunks.find((chunk) => chunk.type === 'tool-input-available')).toMatchObject({
+      toolName: 'searchProducts',
+      input: { query: 'running shoes', color: 'red', maxPrice: 120 },
+    });
+    const call = reply.chunks.find((chunk) => chunk.type === 'tool-input-available');
+    const result = reply.chunks.find((chunk) => chunk.type === 'tool-output-available');
+    expect(result).toMatchObject({
+      toolCallId: (call as { toolCallId: string }).toolCallId,
+      output: { products: expect.any(Array) },
+    });
+    expect(reply.chunks.at(-1)).toEqual({ type: 'finish', finishReason: 'stop' });
+    expect(reply.message?.id).toBe((start as { messageId: string }).messageId);
+  });
+
+  it('keeps the CORS and correlation headers on the stream', async () => {
+    const client = await shopper();
+    const response = await client.request(
+      'POST',
+      '/api/chat',
+      { messages: [userMessage('hello')] },
+      { origin: 'http://localhost:5173', 'x-correlation-id': 'chat-corr-1' },
+    );
+    expect(response.status).toBe(200);
+    expect(response.headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
+    expect(response.headers.get('access-control-allow-credentials')).toBe('true');
+    expect(response.headers.get('access-control-expose-headers')).toMatch(/x-session-id/);
+    expect(response.headers.get('x-correlation-id')).toBe('chat-corr-1');
+    expect(response.headers.get('ratelimit-remaining')).toMatch(/^\d+$/);
+  });
+
+  it('stops after 5 steps when the model keeps calling tools', async () => {
+    const client = await shopper();
+    const looping = scriptedModel([toolStep([{ toolName: 'viewCart', input: {} }])]);
+    model.current = looping;
+    const reply = await chat(client, { messages: [userMessage("what's in my cart, again and again")] });
+
+    expect(reply.status).toBe(200);
+    expect(looping.doStreamCalls).toHaveLength(5);
+    expect(reply.chunks.filter((chunk) => chunk.type === 'start-step')).toHaveLength(5);
+    expect(reply.chunks.filter((chunk) => chunk.type === 'tool-output-available')).toHaveLength(5);
+    expect(reply.chunks.at(-1)).toEqual({ type: 'finish', finishReason: 'tool-calls' });
+    expectAi600Chunks(reply.chunks);
+  });
+
+  it('refuses bad requests with the JSON envelope before any stream starts', async () => {
+    const client = await shopper();
+    const cases: [unknown, number, string][] = [
+      [{ messages: [] }, 400, 'VALIDATION_ERROR'],
+      [{}, 400, 'VALIDATION_ERROR'],
+      [{ messages: [{ role: 'user' }] }, 400, 'VALIDATION_ERROR'],
+      [{ messages: [{ role: 'user', content: '   ' }] }, 400, 'VALIDATION_ERROR'],
+      [{ messages: [userMessage('hi'), { role: 'assistant', content: 'hello' }] }, 400, 'VALIDATION_ERROR'],
+      [{ messages: [userMessage('hi')], sessionId: 'not-a-uuid' }, 400, 'VALIDATION_ERROR'],
+      [{ messages: [userMessage('hi')], sessionId: randomUUID() }, 404, 'SessionNotFound'],
+    ];
+    for (const [body, status, code] of cases) {
+      const reply = await chat(client, body as Record<string, unknown>);
+      expect([reply.status, reply.json?.code], JSON.stringify(body)).toEqual([status, code]);
+      expect(reply.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(typeof reply.json.error).toBe('string');
+    }
+    const sessions = await client.request('GET', '/api/sessions');
+    expect(sessions.json.total).toBe(0);
+
+    const owner = await shopper();
+    const created = await chat(owner, { messages: [userMessage('hello')] });
+    const sessionId = created.headers.get('x-session-id');
+    const stranger = await chat(client, { messages: [userMessage('hi')], sessionId });
+    expect([stranger.status, stranger.json.code]).toEqual([403, 'SessionOwnershipError']);
+
+    const anonymous = await chat(new TestClient(stack.url), { messages: [userMessage('hi')] });
+    expect([anonymous.status, anonymous.json.code]).toEqual([401, 'UNAUTHORIZED']);
+  });
+
+  it('turns a failure after the stream started into an error chunk and a proper end', async () => {
+    const client = await shopper();
+    model.current = scriptedModel([
+      [
+        { type: 'stream-start', warnings: [] },
+        { type: 'text-start', id: 't1' },
+        { type: 'text-delta', id: 't1', delta: 'Let me ' },
+        { type: 'error', error: new Error('upstream model crashed: secret detail') },
+      ],
+    ]);
+    const reply = await chat(client, { messages: [userMessage('show me hats')] });
+
+    expect(reply.status).toBe(200);
+    expect(reply.text.endsWith('data: [DONE]\n\n')).toBe(true);
+    const error = reply.chunks.find((chunk) => chunk.type === 'error');
+    expect(error).toEqual({ type: 'error', errorText: 'The assistant could not answer; please try again.' });
+    expect(reply.chunks[0]?.type).toBe('start');
+    expectAi600Chunks(reply.chunks);
+
+    model.current = scriptedModel([]);
+    model.current.doStream = async () => {
+      throw new Error('connection refused');
+    };
+    const refused = await chat(client, { messages: [userMessage('show me hats')] });
+    expect(refused.status).toBe(200);
+    expect(refused.chunks.some((chunk) => chunk.type === 'error')).toBe(true);
+    expect(refused.text.endsWith('data: [DONE]\n\n')).toBe(true);
+  });
+
+  it('aborts the model call when the client disconnects', async () => {
+    const client = await shopper();
+    const slow = scriptedModel([textStep('word '.repeat(200))], { chunkDelayInMs: 50 });
+    model.current = slow;
+    const disconnect = new AbortController();
+    const response = await fetch(`${stack.url}/api/chat`, {
+      method: 'POST',
+      headers: sessionHeaders(client),
+      body: JSON.stringify({ messages: [userMessage('tell me a long story about shoes')] }),
+      signal: disconnect.signal,
+    });
+    const reader = response.body!.getReader();
+    let received = '';
+    while (!received.includes('text-delta'))
+      received += new TextDecoder().decode((await reader.read()).value);
+    disconnect.abort();
+
+    const deadline = Date.now() + 5000;
+    while (!slow.doStreamCalls[0]?.abortSignal?.aborted && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(slow.doStreamCalls[0]?.abortSignal?.aborted).toBe(true);
+    // What was received so far is valid protocol.
+    const { chunks } = await parseChatStream(received.slice(0, received.lastIndexOf('\n\n') + 2));
+    expect(chunks[0]?.type).toBe('start');
+  });
+});

@@ -1,0 +1,305 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { Webhook } from 'svix';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DatabaseHandle } from '@shop/db';
+import type { EventStore } from '@shop/eventstore';
+import { rebuildProjections, tableChecksums } from '@shop/projections';
+import { ordersProjection } from '@shop/read-models';
+import { eventually, startTestStack, TestClient, TestStack } from './stack';
+
+const webhookSecret = `whsec_${randomBytes(24).toString('base64')}`;
+let stack: TestStack;
+let store: EventStore;
+let database: DatabaseHandle;
+
+beforeAll(async () => {
+  stack = await startTestStack('checkout', { PROVIDER_WEBHOOK_SECRET: webhookSecret });
+  stack.provider.setWebhookTarget(`${stack.url}/api/webhooks/provider`, webhookSecret);
+  store = stack.store;
+  database = stack.database;
+});
+afterAll(async () => {
+  await stack?.stop();
+});
+
+const product = (n: number) => ({
+  productId: `B0CHK${String(n).padStart(5, '0')}`,
+  productName: `Rain jacket ${n}`,
+  price: 8999,
+  image: `https://images.example.com/${n}.jpg`,
+  productUrl: `https://shop.example.com/dp/${n}`,
+  retailer: 'Example Outfitters',
+});
+
+async function shopper(options: { funds?: string; state?: string | null } = {}) {
+  const client = new TestClient(stack.url);
+  await client.request('POST', '/api/dev/login', { email: `${randomUUID().slice(0, 8)}@example.com` });
+  await client.request('POST', '/api/onboarding/step-1', { displayName: 'Ada' });
+  await client.request('POST', '/api/onboarding/step-2', {
+    firstName: 'Ada',
+    lastName: 'Lovelace',
+    street: '1 Main Street',
+    country: 'US',
+    city: 'Austin',
+    ...(options.state === null ? {} : { state: options.state ?? 'TX' }),
+    zip: '78701',
+  });
+  await client.request('POST', '/api/onboarding/step-3', {
+    topsSize: 'M',
+    bottomsSize: '32',
+    footwearSize: '42',
+  });
+  const profile = await eventually(
+    () => client.request('GET', '/api/auth/profile'),
+    (r) => r.json.walletStatus === 'active' || r.json.walletStatus === 'failed',
+  );
+  const evm = profile.json.evmAddress as string | null;
+  if (evm && options.funds !== '0') stack.provider.fund(evm, options.funds ?? '500');
+  return { client, evm, userId: profile.json.userId as string };
+}
+
+async function cartItem(client: TestClient, n: number): Promise<string> {
+  const res = await client.request('POST', '/api/cart', product(n));
+  expect(res.status).toBe(201);
+  return res.json.id as string;
+}
+
+const orderOf = (client: TestClient, orderId: string) => client.request('GET', `/api/orders/${orderId}`);
+const eventsOf = async (aggregate: 'order' | 'provider-webhook', id: string) =>
+  (await store.load(aggregate, id)).events.map((e) => e.type);
+
+describe('checkout -> approval -> webhooks -> delivered', () => {
+  it('runs the whole flow: the order is delivered and the item has left the cart', async () => {
+    const { client, evm } = await shopper();
+    const itemId = await cartItem(client, 1);
+    const res = await client.request('POST', '/api/checkout', { cartItemId: itemId });
+    expect(res.status).toBe(201);
+    expect(res.json).toMatchObject({
+      orderId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      providerOrderId: expect.any(String),
+      phase: expect.any(String),
+      serializedTransaction: expect.stringMatching(/^0x[0-9a-f]+$/i),
+      walletAddress: evm,
+    });
+    const orderId = res.json.orderId as string;
+    const created = await orderOf(client, orderId);
+    expect(created.json).toMatchObject({
+      status: 'awaiting_approval',
+      type: 'checkout',
+      item: { productId: product(1).productId },
+    });
+
+    // The same item again while its order is open: the same order, no second provider order.
+    const again = await client.request('POST', '/api/checkout', { cartItemId: itemId });
+    expect([again.status, again.json.orderId]).toEqual([201, orderId]);
+
+    stack.provider.approve(res.json.providerOrderId as string);
+    const delivered = await eventually(
+      () => orderOf(client, orderId),
+      (r) => r.json.status === 'delivered',
+    );
+    expect(delivered.json.status).toBe('delivered');
+    expect(await eventsOf('order', orderId)).toEqual([
+      'OrderCreated',
+      'OrderPaymentConfirmed',
+      'OrderDeliveryStarted',
+      'OrderDelivered',
+    ]);
+    const cart = await eventually(
+      () => client.request('GET', '/api/cart'),
+      (r) => (r.json.items as unknown[]).length === 0,
+    );
+    expect(cart.json.items).toEqual([]);
+  });
+
+  it('answers each checkout error code', async () => {
+    const { client } = await shopper();
+    const missing = await client.request('POST', '/api/checkout', { cartItemId: randomUUID() });
+    expect([missing.status, missing.json.code]).toEqual([404, 'CartItemNotFoundError']);
+    expect((await client.request('POST', '/api/checkout', { cartItemId: 'nope' })).status).toBe(400);
+
+    const other = await shopper();
+    const foreign = await client.request('POST', '/api/checkout', {
+      cartItemId: await cartItem(other.client, 2),
+    });
+    expect([foreign.status, foreign.json.code]).toEqual([404, 'CartItemNotFoundError']);
+
+    const noState = await shopper({ state: null });
+    const noAddress = await noState.client.request('POST', '/api/checkout', {
+      cartItemId: await cartItem(noState.client, 3),
+    });
+    expect([noAddress.status, noAddress.json.code]).toEqual([400, 'CheckoutMissingAddressError']);
+
+    const poor = await shopper({ funds: '0' });
+    const broke = await poor.client.request('POST', '/api/checkout', {
+      cartItemId: await cartItem(poor.client, 4),
+    });
+    expect([broke.status, broke.json.code]).toEqual([422, 'InsufficientFundsError']);
+
+    stack.provider.failNext('wallets.create', { times: 20, status: 503 });
+    const walletless = await shopper();
+    stack.provider.clearFaults();
+    const noWallet = await walletless.client.request('POST', '/api/checkout', {
+      cartItemId: await cartItem(walletless.client, 5),
+    });
+    expect([noWallet.status, noWallet.json.code]).toEqual([400, 'CheckoutNoWalletError']);
+  }, 60_000);
+
+  it('answers 502 when the provider is down at checkout, releasing the item for a later checkout', async () => {
+    const { client } = await shopper();
+    const itemId = await cartItem(client, 6);
+    stack.provider.failNext('orders.create', { times: 10, status: 503 });
+    const failed = await client.request('POST', '/api/checkout', { cartItemId: itemId });
+    expect([failed.status, failed.json.code]).toEqual([502, 'CheckoutOrderCreationError']);
+    stack.provider.clearFaults();
+    expect((await client.request('POST', '/api/checkout', { cartItemId: itemId })).status).toBe(201);
+  });
+
+  it('answers 502 for one order when the provider is down at read time, but keeps the list working', async () => {
+    const { client } = await shopper();
+    const res = await client.request('POST', '/api/checkout', { cartItemId: await cartItem(client, 7) });
+    stack.provider.failNext('orders.get', { times: 50, status: 503 });
+    const one = await orderOf(client, res.json.orderId as string);
+    expect([one.status, one.json.code]).toEqual([502, 'CheckoutOrderCreationError']);
+    const list = await client.request('GET', '/api/orders');
+    expect(list.status).toBe(200);
+    expect(list.json.total).toBe(1);
+    stack.provider.clearFaults();
+  });
+
+  it('creates one provider order under concurrent checkouts of one item', async () => {
+    const { client } = await shopper();
+    const itemId = await cartItem(client, 8);
+    const before = stack.provider.requests('orders.create').length;
+    const results = await Promise.all(
+      Array.from({ length: 5 }, () => client.request('POST', '/api/checkout', { cartItemId: itemId })),
+    );
+    const created = results.filter((r) => r.status === 201);
+    expect(created.length).toBeGreaterThanOrEqual(1);
+    expect(new Set(created.map((r) => r.json.orderId)).size).toBe(1);
+    expect(results.every((r) => r.status === 201 || (r.status === 409 && r.json.code === 'CONFLICT'))).toBe(
+      true,
+    );
+    expect(stack.provider.requests('orders.create').length - before).toBe(1);
+  });
+});
+
+describe('provider webhooks', () => {
+  const sign = (body: string, id: string, at = new Date()) => ({
+    'content-type': 'application/json',
+    'svix-id': id,
+    'svix-timestamp': String(Math.floor(at.getTime() / 1000)),
+    'svix-signature': new Webhook(webhookSecret).sign(id, at, body),
+  });
+  const post = (body: string, headers: Record<string, string>) =>
+    fetch(`${stack.url}/api/webhooks/provider`, { method: 'POST', headers, body });
+
+  async function placedOrder() {
+    const { client } = await shopper();
+    const res = await client.request('POST', '/api/checkout', { cartItemId: await cartItem(client, 9) });
+    return {
+      client,
+      orderId: res.json.orderId as string,
+      providerOrderId: res.json.providerOrderId as string,
+    };
+  }
+
+  it('refuses bad signatures and stale timestamps with 401 and appends nothing', async () => {
+    const { providerOrderId } = await placedOrder();
+    const body = JSON.stringify({
+      type: 'orders.payment.succeeded',
+      data: { orderId: providerOrderId, phase: 'delivery', payment: { status: 'completed' } },
+    });
+    const id = `msg_${randomUUID().replace(/-/g, '')}`;
+    const cases = [
+      { ...sign(body, id), 'svix-signature': 'v1,AAAA' },
+      { ...sign(body, id), 'svix-timestamp': String(Math.floor(Date.now() / 1000) - 600) },
+      sign(body, id, new Date(Date.now() - 10 * 60_000)),
+      { 'content-type': 'application/json' },
+      sign(`${body} `, id),
+    ];
+    for (const headers of cases) {
+      const res = await post(body, headers as Record<string, string>);
+      expect(res.status).toBe(401);
+      expect(await res.json()).toMatchObject({ code: 'UNAUTHORIZED' });
+    }
+    expect(await eventsOf('provider-webhook', id)).toEqual([]);
+  });
+
+  it('records five deliveries of one id once', async () => {
+    const { client, orderId, providerOrderId } = await placedOrder();
+    const body = JSON.stringify({
+      type: 'orders.payment.succeeded',
+      data: {
+        orderId: providerOrderId,
+        phase: 'delivery',
+        payment: { status: 'completed', currency: 'usdc' },
+      },
+    });
+    const id = `msg_${randomUUID().replace(/-/g, '')}`;
+    const statuses = await Promise.all(
+      Array.from({ length: 5 }, () => post(body, sign(body, id)).then((r) => r.status)),
+    );
+    expect(statuses).toEqual([200, 200, 200, 200, 200]);
+    expect(await eventsOf('provider-webhook', id)).toEqual(['ProviderWebhookReceived']);
+    await eventually(
+      () => orderOf(client, orderId),
+      (r) => r.json.status === 'payment_confirmed',
+    );
+    expect(await eventsOf('order', orderId)).toEqual(['OrderCreated', 'OrderPaymentConfirmed']);
+  });
+
+  it('ignores out-of-order events: once delivered, a late payment or delivery event changes nothing', async () => {
+    const { client, orderId, providerOrderId } = await placedOrder();
+    stack.provider.approve(providerOrderId, { webhookOrder: 'reversed' });
+    await eventually(
+      () => orderOf(client, orderId),
+      (r) => r.json.status === 'delivered',
+    );
+    await stack.provider.waitForDeliveries();
+    await new Promise((r) => setTimeout(r, 300));
+    expect((await orderOf(client, orderId)).json.status).toBe('delivered');
+    expect(await eventsOf('order', orderId)).toEqual(['OrderCreated', 'OrderDelivered']);
+  });
+
+  it('cancels on payment failure and puts the item back in the cart', async () => {
+    const { client, orderId, providerOrderId } = await placedOrder();
+    stack.provider.fail(providerOrderId, 'payment', 'card declined');
+    const cancelled = await eventually(
+      () => orderOf(client, orderId),
+      (r) => r.json.status === 'cancelled',
+    );
+    expect(cancelled.json.status).toBe('cancelled');
+    const cart = await client.request('GET', '/api/cart');
+    expect((cart.json.items as { productId: string }[]).map((i) => i.productId)).toEqual([
+      product(9).productId,
+    ]);
+  });
+
+  it('answers 503 WEBHOOK_NOT_CONFIGURED when the secret is unset', async () => {
+    const unconfigured = await stack.startGateway({ PROVIDER_WEBHOOK_SECRET: '' });
+    const res = await fetch(`${unconfigured}/api/webhooks/provider`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(res.status).toBe(503);
+    expect(await res.json()).toMatchObject({ code: 'WEBHOOK_NOT_CONFIGURED' });
+  });
+
+  it('rebuilds the orders projection with identical rows', async () => {
+    const last = await store.lastStreamSequence();
+    await stack.projector.runners.find((r) => r.name === 'orders')!.caughtUp(last);
+    const rebuilt = `${stack.env.schema}_orders_rebuilt`;
+    await rebuildProjections({
+      store,
+      db: database.db,
+      schema: rebuilt,
+      projections: [ordersProjection],
+      untilSequence: last,
+    });
+    const live = await tableChecksums(database.db, stack.env.schema, ['orders']);
+    expect(live.orders!.rows).toBeGreaterThan(5);
+    expect(await tableChecksums(database.db, rebuilt, ['orders'])).toEqual(live);
+  });
+});
