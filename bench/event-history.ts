@@ -1,0 +1,134 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { AggregateName, NewEvent } from '@shop/contracts';
+import { EventStore } from '@shop/eventstore';
+
+type Step = [AggregateName, string, NewEvent];
+
+const hex = (bytes: number) => randomBytes(bytes).toString('hex');
+
+/** One user's life as commands would record it: 16 events over user, cart, session and order. */
+function userHistory(): Step[][] {
+  const userId = randomUUID();
+  const sessionId = randomUUID();
+  const orderId = randomUUID();
+  const items = [randomUUID(), randomUUID(), randomUUID()];
+  const product = (n: number) => ({
+    productId: `P${n}`,
+    productName: `Product ${n}`,
+    price: 500 + n,
+    image: 'https://example.com/p.jpg',
+    size: 'M',
+    color: 'Blue',
+    productUrl: `https://example.com/p/${n}`,
+    retailer: ['amazon', 'zara', 'hm'][n % 3]!,
+  });
+  const progress = { phase: 'x', payment: null, quote: null, deliveryId: null };
+  const user: Step[] = (
+    [
+      {
+        type: 'UserRegistered',
+        data: { providerSubject: `bench|${userId}`, email: `${userId}@example.com` },
+      },
+      { type: 'DisplayNameSet', data: { displayName: 'Bench' } },
+      {
+        type: 'ShippingAddressSaved',
+        data: {
+          firstName: 'A',
+          lastName: 'B',
+          street: 'S',
+          apt: null,
+          country: 'US',
+          city: 'C',
+          state: null,
+          zip: '1',
+        },
+      },
+      {
+        type: 'SizesSaved',
+        data: { topsSize: 'M', bottomsSize: '32', footwearSize: '42', firstCompletion: true },
+      },
+      { type: 'WalletProvisioningStarted', data: { attempt: 1 } },
+      { type: 'WalletProvisioned', data: { suiAddress: `0x${hex(32)}`, evmAddress: `0x${hex(20)}` } },
+    ] as NewEvent[]
+  ).map((e) => ['user', userId, e]);
+  const cart: Step[] = [
+    ...items.map((itemId, n): Step => [
+      'cart',
+      userId,
+      { type: 'ItemAdded', data: { ...product(n), itemId } },
+    ]),
+    ['cart', userId, { type: 'ItemRemoved', data: { itemId: items[0]!, reason: 'removed' } }],
+  ];
+  const session: Step[] = [
+    ['session', sessionId, { type: 'SessionCreated', data: { userId, title: null } }],
+    ...[0, 1].map((n): Step => [
+      'session',
+      sessionId,
+      {
+        type: 'ChatMessageAppended',
+        data: {
+          messageId: `${sessionId}-${n}`,
+          role: n ? 'assistant' : 'user',
+          parts: [{ type: 'text', text: 'hello' }],
+        },
+      },
+    ]),
+  ];
+  const order: Step[] = [
+    [
+      'order',
+      orderId,
+      {
+        type: 'OrderCreated',
+        data: {
+          userId,
+          type: 'checkout',
+          cartItemId: items[1]!,
+          providerOrderId: `po-${orderId}`,
+          phase: 'quote',
+          item: product(1),
+          payment: null,
+          quote: null,
+          walletAddress: null,
+          serializedTransaction: null,
+        },
+      },
+    ],
+    ['order', orderId, { type: 'OrderPaymentConfirmed', data: progress }],
+    ['order', orderId, { type: 'OrderDelivered', data: progress }],
+  ];
+  return [user, cart, session, order];
+}
+
+export const eventsPerUser = 16;
+
+/**
+ * Appends `users` histories through EventStore.append, one command (commit) per event, with
+ * `inFlight` appends pipelined: each subject's commits follow one another (each expects the
+ * sequence the previous one got), and many subjects are written at once.
+ */
+export async function appendHistory(store: EventStore, users: number, inFlight: number): Promise<number> {
+  const chains: Step[][] = [];
+  for (let u = 0; u < users; u++) chains.push(...userHistory());
+  let next = 0;
+  let events = 0;
+  await Promise.all(
+    Array.from({ length: inFlight }, async () => {
+      while (next < chains.length) {
+        const chain = chains[next++]!;
+        let version = 0;
+        for (const [aggregate, id, event] of chain) {
+          const result = await store.append(aggregate, id, [event], {
+            commandId: randomUUID(),
+            correlationId: randomUUID(),
+            actor: { kind: 'system', id: null },
+            expectedSequence: version,
+          });
+          version = result.sequence;
+          events++;
+        }
+      }
+    }),
+  );
+  return events;
+}

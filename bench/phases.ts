@@ -1,0 +1,189 @@
+import { Kysely } from 'kysely';
+import { EventStore } from '@shop/eventstore';
+import { sampleValue } from '@shop/metrics';
+import { rebuildProjections } from '@shop/projections';
+import { readModelProjections } from '@shop/read-models';
+// Services have no path alias (only libs do), so the analytics projections are imported by path.
+import { analyticsMigrations, analyticsProjections } from '../services/analytics/src';
+import { ApiClient } from './api-client';
+import { BenchStack } from './bench-stack';
+import { summarize } from './latency';
+import { closedLoop, fixedRate } from './load';
+import { rawFloor } from './raw-floor';
+import { measureRebuild } from './rebuild-bench';
+import { cpuSeconds, histogramQuantile, scrape } from './scrape';
+import { benchProduct, BenchUser } from './users';
+
+export interface PhaseContext {
+  stack: BenchStack;
+  api: ApiClient;
+  users: BenchUser[];
+  db: Kysely<unknown>;
+  openStore(suffix: string): Promise<EventStore>;
+  concurrency: number;
+  seconds: number;
+  log(line: string): void;
+}
+
+const ms = (seconds: number) => Math.round(seconds * 100_000) / 100;
+
+/** Worker `w` cycles through its own users, so no two workers ever write the same cart. */
+function userOf(ctx: PhaseContext, worker: number, iteration: number): BenchUser {
+  const perWorker = ctx.users.length / ctx.concurrency;
+  return ctx.users[worker + ctx.concurrency * (iteration % perWorker)]!;
+}
+
+async function addAndRemove(api: ApiClient, user: BenchUser): Promise<number[]> {
+  const added = await api.expect(201, 'POST', '/api/cart', { cookie: user.cookie, body: benchProduct() });
+  const id = (added.body as { id: string }).id;
+  const removed = await api.expect(204, 'DELETE', `/api/cart/${id}`, { cookie: user.cookie });
+  return [added.ms, removed.ms];
+}
+
+/** (a) POST + DELETE /api/cart at fixed concurrency; each answer comes once the write is readable. */
+export async function writePath(ctx: PhaseContext) {
+  const { stack, api, concurrency, seconds } = ctx;
+  ctx.log('warming up (5 s)');
+  await closedLoop(concurrency, 5, (w, i) => addAndRemove(api, userOf(ctx, w, i)));
+  ctx.log(`(a) write path: POST + DELETE /api/cart, concurrency ${concurrency}, ${seconds} s`);
+  const [gw0, pr0] = await Promise.all([scrape(stack.gatewayUrl), scrape(stack.projectorUrl)]);
+  const write = await closedLoop(concurrency, seconds, (w, i) => addAndRemove(api, userOf(ctx, w, i)));
+  const [gw1, pr1] = await Promise.all([scrape(stack.gatewayUrl), scrape(stack.projectorUrl)]);
+  return {
+    ...summarize(write.latencies, write.seconds),
+    errors: write.errors,
+    firstError: write.firstError,
+    readYourWritesTimeouts:
+      sampleValue(gw1, 'read_your_writes_timeouts_total') -
+      sampleValue(gw0, 'read_your_writes_timeouts_total'),
+    writeToReadableP50Ms: ms(
+      histogramQuantile(gw0, gw1, 'write_to_readable_seconds', { aggregate: 'cart' }, 0.5),
+    ),
+    writeToReadableP99Ms: ms(
+      histogramQuantile(gw0, gw1, 'write_to_readable_seconds', { aggregate: 'cart' }, 0.99),
+    ),
+    gatewayCpuSeconds: cpuSeconds(gw0, gw1),
+    projectorCpuSeconds: cpuSeconds(pr0, pr1),
+  };
+}
+
+/** (b) The same work without our code, at the same concurrency. */
+export async function rawPath(ctx: PhaseContext) {
+  ctx.log(
+    `(b) raw floor: JetStream publish-with-ack + Postgres upsert, concurrency ${ctx.concurrency}, ${ctx.seconds} s`,
+  );
+  const raw = await rawFloor({
+    store: await ctx.openStore('raw'),
+    db: ctx.db,
+    liveSchema: ctx.stack.names.schema,
+    scratchSchema: `${ctx.stack.names.schema}_raw`,
+    concurrency: ctx.concurrency,
+    seconds: ctx.seconds,
+  });
+  return { ...summarize(raw.latencies, raw.seconds), errors: raw.errors, firstError: raw.firstError };
+}
+
+/** (c) GET /api/cart and GET /api/orders of users with three items in their carts. */
+export async function readPath(ctx: PhaseContext) {
+  const { stack, api, users, concurrency, seconds } = ctx;
+  ctx.log('(c) read path: filling carts (3 items each)');
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      for (let user = users[next++]; user; user = users[next++]) {
+        for (let n = 0; n < 3; n++)
+          await api.expect(201, 'POST', '/api/cart', { cookie: user.cookie, body: benchProduct() });
+      }
+    }),
+  );
+  const read = async (path: string) => {
+    ctx.log(`(c) read path: GET ${path}, concurrency ${concurrency}, ${seconds} s`);
+    const g0 = await scrape(stack.gatewayUrl);
+    const result = await closedLoop(concurrency, seconds, async (w, i) => {
+      const response = await api.expect(200, 'GET', path, { cookie: userOf(ctx, w, i).cookie });
+      return [response.ms];
+    });
+    const g1 = await scrape(stack.gatewayUrl);
+    return {
+      ...summarize(result.latencies, result.seconds),
+      errors: result.errors,
+      firstError: result.firstError,
+      gatewayCpuSeconds: cpuSeconds(g0, g1),
+    };
+  };
+  return { cart: await read('/api/cart'), orders: await read('/api/orders') };
+}
+
+/** (d) Commands at a fixed rate (open loop); write-to-readable from the gateway's histogram. */
+export async function pacedWrites(ctx: PhaseContext, perSecond: number) {
+  const { stack, api, users, seconds } = ctx;
+  ctx.log(`(d) write-to-readable at ${perSecond} commands/s, ${seconds} s`);
+  const pending = new Map<BenchUser, string>();
+  const [gw0, pr0] = await Promise.all([scrape(stack.gatewayUrl), scrape(stack.projectorUrl)]);
+  const paced = await fixedRate(perSecond, seconds, async (n) => {
+    const user = users[n % users.length]!;
+    const itemId = pending.get(user);
+    if (itemId) {
+      pending.delete(user);
+      return [(await api.expect(204, 'DELETE', `/api/cart/${itemId}`, { cookie: user.cookie })).ms];
+    }
+    const added = await api.expect(201, 'POST', '/api/cart', { cookie: user.cookie, body: benchProduct() });
+    pending.set(user, (added.body as { id: string }).id);
+    return [added.ms];
+  });
+  const [gw1, pr1] = await Promise.all([scrape(stack.gatewayUrl), scrape(stack.projectorUrl)]);
+  const cart = { aggregate: 'cart' };
+  return {
+    commandsPerSecond: perSecond,
+    p50Ms: ms(histogramQuantile(gw0, gw1, 'write_to_readable_seconds', cart, 0.5)),
+    p99Ms: ms(histogramQuantile(gw0, gw1, 'write_to_readable_seconds', cart, 0.99)),
+    source: "gateway's write_to_readable_seconds histogram (bucket-interpolated, like histogram_quantile)",
+    commands: summarize(paced.latencies, paced.seconds),
+    errors: paced.errors,
+    firstError: paced.firstError,
+    gatewayCpuSeconds: cpuSeconds(gw0, gw1),
+    projectorCpuSeconds: cpuSeconds(pr0, pr1),
+  };
+}
+
+/** (f) Resident memory of both services, from their own /metrics. */
+export async function memory(ctx: PhaseContext) {
+  const [gw, pr] = await Promise.all([scrape(ctx.stack.gatewayUrl), scrape(ctx.stack.projectorUrl)]);
+  return {
+    gatewayRssMiB: Math.round(sampleValue(gw, 'process_resident_memory_bytes') / 2 ** 20),
+    projectorRssMiB: Math.round(sampleValue(pr, 'process_resident_memory_bytes') / 2 ** 20),
+  };
+}
+
+/** (e) Every read-model projection, then the analytics ones, rebuilt from one generated stream. */
+export async function rebuild(ctx: PhaseContext, minEvents: number) {
+  ctx.log('(e) rebuild');
+  const store = await ctx.openStore('rb');
+  const readModel = await measureRebuild({
+    store,
+    db: ctx.db,
+    schema: `${ctx.stack.names.schema}_rb`,
+    projections: readModelProjections(),
+    minEvents,
+    runId: ctx.stack.names.runId,
+    log: ctx.log,
+  });
+  ctx.log('(e) rebuilding the analytics projections from the same stream');
+  const started = performance.now();
+  const analytics = await rebuildProjections({
+    store,
+    db: ctx.db,
+    schema: `${ctx.stack.names.schema}_rba`,
+    projections: analyticsProjections,
+    migrations: analyticsMigrations,
+  });
+  const seconds = (performance.now() - started) / 1000;
+  return {
+    readModel,
+    analytics: {
+      events: analytics.events,
+      seconds: Math.round(seconds * 100) / 100,
+      eventsPerSecond: Math.round(analytics.events / seconds),
+    },
+  };
+}

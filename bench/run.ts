@@ -1,0 +1,184 @@
+import { cpus, loadavg } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { Kysely, sql } from 'kysely';
+import { eventCatalogue } from '@shop/contracts';
+import { createDatabase } from '@shop/db';
+import { connectNats, EventStore } from '@shop/eventstore';
+import { createRedis, redisReady } from '@shop/redis';
+import { ApiClient } from './api-client';
+import { BenchNames, benchNames, startBenchStack } from './bench-stack';
+import { memory, pacedWrites, PhaseContext, rawPath, readPath, rebuild, writePath } from './phases';
+import { renderTable, resultRows } from './report';
+import { onboardUsers } from './users';
+
+/**
+ * `npm run bench`: starts the gateway and the projector on a stream and schema of their own,
+ * onboards users, and measures the write path, the raw floor under it, the read path,
+ * write-to-readable latency at a fixed rate, a rebuild of every projection from >= 200,000
+ * events and the services' memory. Prints a table and writes bench/results/<timestamp>.json.
+ *
+ * Flags: --seconds N per load phase (20), --concurrency N (32), --events N for the rebuild
+ * (200000), --phases write,raw,read,paced,rebuild (all), --profile (V8 CPU profiles of the
+ * gateway and projector under bench/results/profiles-*), --projector-env KEY=VALUE (see below),
+ * --keep (leave streams and schemas).
+ */
+const args = process.argv.slice(2);
+const option = (name: string, fallback: string) => {
+  const at = args.indexOf(`--${name}`);
+  return at >= 0 && args[at + 1] ? args[at + 1]! : fallback;
+};
+const seconds = Number(option('seconds', '20'));
+const concurrency = Number(option('concurrency', '32'));
+const minEvents = Number(option('events', '200000'));
+const phases = new Set(option('phases', 'write,raw,read,paced,rebuild').split(','));
+const fixedCommandRate = 200;
+const usersPerWorker = 4;
+const profileDir = args.includes('--profile')
+  ? resolve(__dirname, 'results', `profiles-${Date.now()}`)
+  : null;
+
+const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
+const env = process.env;
+const databaseUrl = env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/shop';
+const natsUrl = env.NATS_URL ?? 'nats://127.0.0.1:4222';
+
+/** The settings the stack runs with here; written into the results. */
+const settings: Record<string, string> = {
+  NODE_ENV: 'development',
+  // A request log line per request at info level: measured without it, as an operator at scale would run.
+  LOG_LEVEL: 'warn',
+  // The spec's 30 requests per minute per user would throttle the load within a second.
+  RATE_LIMIT_RPM: '100000000',
+  DATABASE_URL: databaseUrl,
+  NATS_URL: natsUrl,
+};
+
+/**
+ * `--projector-env KEY=VALUE` (repeatable) sets a variable for the projector alone, for
+ * experiments: `PROJECTIONS=users,cart_items` (only what cart commands wait for), or
+ * `DATABASE_URL=...?options=-c%20synchronous_commit%3Doff` (no fsync wait per batch).
+ */
+const projectorSettings: Record<string, string> = Object.fromEntries(
+  args.flatMap((arg, i) => {
+    if (arg !== '--projector-env' || !args[i + 1]?.includes('=')) return [];
+    const setting = args[i + 1]!;
+    return [[setting.slice(0, setting.indexOf('=')), setting.slice(setting.indexOf('=') + 1)]];
+  }),
+);
+
+async function main(): Promise<void> {
+  const names = benchNames();
+  const startedAt = new Date();
+  const loadBefore = loadavg();
+  log(
+    `run ${names.runId}: stream ${names.stream}, schema ${names.schema}; load average ${loadBefore.join(' ')}`,
+  );
+  const nc = await connectNats(natsUrl, 'bench');
+  const database = createDatabase(databaseUrl, { max: concurrency + 4, applicationName: 'bench' });
+  const db = database.db as Kysely<unknown>;
+  const stack = await startBenchStack(
+    names,
+    env,
+    {
+      ...settings,
+      ...(profileDir
+        ? {
+            NODE_OPTIONS: `--require @swc-node/register --require ${resolve(__dirname, 'cpu-profile.ts')}`,
+            BENCH_PROFILE_DIR: profileDir,
+          }
+        : {}),
+    },
+    projectorSettings,
+  );
+  const api = new ApiClient(stack.gatewayUrl, concurrency);
+  const results: Record<string, unknown> = {};
+  try {
+    log(`onboarding ${concurrency * usersPerWorker} users`);
+    const ctx: PhaseContext = {
+      stack,
+      api,
+      users: await onboardUsers(api, concurrency * usersPerWorker, 16, names.runId),
+      db,
+      openStore: (suffix) =>
+        EventStore.create(nc, {
+          stream: `${names.stream}_${suffix}`.toUpperCase(),
+          subjectPrefix: `${names.subjectPrefix}${suffix}`,
+          catalogue: eventCatalogue,
+        }),
+      concurrency,
+      seconds,
+      log,
+    };
+    if (phases.has('write')) results.write = await writePath(ctx);
+    if (phases.has('raw')) results.rawFloor = await rawPath(ctx);
+    if (phases.has('read')) results.read = await readPath(ctx);
+    if (phases.has('paced')) results.writeToReadable = await pacedWrites(ctx, fixedCommandRate);
+    results.memory = await memory(ctx);
+    if (phases.has('rebuild')) results.rebuild = await rebuild(ctx, minEvents);
+  } finally {
+    await api.close();
+    await stack.stop();
+    if (!args.includes('--keep')) await cleanUp(nc, db, names);
+    await database.close();
+    await nc.drain();
+  }
+
+  const output = {
+    startedAt: startedAt.toISOString(),
+    finishedAt: new Date().toISOString(),
+    machine: {
+      cpus: cpus().length,
+      node: process.version,
+      loadAverageBefore: loadBefore,
+      loadAverageAfter: loadavg(),
+    },
+    parameters: {
+      seconds,
+      concurrency,
+      usersPerWorker,
+      fixedCommandRate,
+      minEvents,
+      phases: [...phases],
+      settings,
+      projectorSettings,
+    },
+    results,
+    ...(profileDir ? { profiles: profileDir } : {}),
+  };
+  const dir = resolve(__dirname, 'results');
+  mkdirSync(dir, { recursive: true });
+  const file = resolve(dir, `${startedAt.toISOString().replace(/[:.]/g, '-')}.json`);
+  writeFileSync(file, `${JSON.stringify(output, null, 2)}\n`);
+  process.stdout.write(`${renderTable(resultRows(results))}\n\nresults: ${file}\n`);
+}
+
+/** Streams, schemas and Redis keys of this run only. */
+async function cleanUp(nc: Awaited<ReturnType<typeof connectNats>>, db: Kysely<unknown>, names: BenchNames) {
+  const jsm = await nc.jetstreamManager();
+  for (const stream of [names.stream, `${names.stream}_RAW`, `${names.stream}_RB`]) {
+    await jsm.streams.delete(stream).catch(() => undefined);
+  }
+  for (const suffix of ['', '_secrets', '_raw', '_rb', '_rb_copy', '_rba']) {
+    await sql`DROP SCHEMA IF EXISTS ${sql.id(`${names.schema}${suffix}`)} CASCADE`.execute(db);
+  }
+  const redis = createRedis(env.REDIS_URL ?? 'redis://127.0.0.1:6379', '');
+  try {
+    if (!(await redisReady(redis))) return;
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${names.redisKeyPrefix}*`, 'COUNT', 1000);
+      cursor = next;
+      if (keys.length > 0) await redis.del(...keys);
+    } while (cursor !== '0');
+  } finally {
+    redis.disconnect();
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(
+    `bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
+  process.exitCode = 1;
+});

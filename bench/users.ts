@@ -1,0 +1,59 @@
+import { ApiClient } from './api-client';
+
+export interface BenchUser {
+  email: string;
+  cookie: string;
+}
+
+const address = {
+  firstName: 'Ada',
+  lastName: 'Lovelace',
+  street: '1 Main Street',
+  country: 'US',
+  city: 'Austin',
+  state: 'TX',
+  zip: '78701',
+};
+
+/** Dev login plus the three onboarding steps, `concurrency` users at a time. */
+export async function onboardUsers(
+  api: ApiClient,
+  count: number,
+  concurrency: number,
+  runId: string,
+): Promise<BenchUser[]> {
+  const users: BenchUser[] = [];
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < count) {
+        const email = `bench-${runId}-${next++}@example.com`;
+        const login = await api.expect(200, 'POST', '/api/dev/login', { body: { email } });
+        const cookie = login.setCookies.map((c) => c.split(';')[0]).join('; ');
+        await api.expect(200, 'POST', '/api/onboarding/step-1', { cookie, body: { displayName: 'Bench' } });
+        await api.expect(200, 'POST', '/api/onboarding/step-2', { cookie, body: address });
+        await api.expect(200, 'POST', '/api/onboarding/step-3', {
+          cookie,
+          body: { topsSize: 'M', bottomsSize: '32', footwearSize: '42' },
+        });
+        users.push({ email, cookie });
+      }
+    }),
+  );
+  return users;
+}
+
+let products = 0;
+
+/** A product the cart accepts; a new id each time, so no add is refused as a duplicate. */
+export function benchProduct() {
+  const n = products++;
+  return {
+    productId: `BENCH${n}`,
+    productName: `Bench product ${n}`,
+    price: 1000 + (n % 5000),
+    image: 'https://example.com/p.jpg',
+    productUrl: `https://example.com/p/${n}`,
+    retailer: ['amazon', 'zara', 'hm'][n % 3]!,
+  };
+}
