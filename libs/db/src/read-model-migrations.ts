@@ -30,7 +30,7 @@ export async function migrateSchema(
   schema: string,
   migrations: Record<string, Migration>,
 ): Promise<string[]> {
-  await sql`CREATE SCHEMA IF NOT EXISTS ${sql.id(schema)}`.execute(db);
+  await createSchemaIfMissing(db, schema);
   const provider: MigrationProvider = { getMigrations: async () => migrations };
   const migrator = new Migrator({ db: db.withSchema(schema), provider, migrationTableSchema: schema });
   for (let attempt = 1; ; attempt++) {
@@ -43,8 +43,24 @@ export async function migrateSchema(
   }
 }
 
-/** "schema does not exist" and "table does not exist", as a concurrent DROP makes them. */
-const catalogueRaceCodes = new Set(['3F000', '42P01']);
+/**
+ * "schema does not exist" and "table does not exist", as a concurrent DROP makes them, and
+ * "unique violation" in the catalogue, as two concurrent CREATE ... IF NOT EXISTS make it.
+ */
+const catalogueRaceCodes = new Set(['3F000', '42P01', '23505']);
+
+/**
+ * `IF NOT EXISTS` is not atomic in Postgres: two processes starting together (two indexers,
+ * a gateway and a projector) can both pass the check and one then fails on pg_namespace's
+ * unique index. The loser's schema exists by then, which is all it wanted.
+ */
+async function createSchemaIfMissing(db: Kysely<unknown>, schema: string): Promise<void> {
+  try {
+    await sql`CREATE SCHEMA IF NOT EXISTS ${sql.id(schema)}`.execute(db);
+  } catch (error) {
+    if ((error as { code?: string }).code !== '23505') throw error;
+  }
+}
 
 export function migrateReadModel(db: Kysely<unknown>, schema: string): Promise<string[]> {
   return migrateSchema(db, schema, readModelMigrations);
