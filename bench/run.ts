@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Kysely, sql } from 'kysely';
 import { eventCatalogue } from '@shop/contracts';
-import { createDatabase } from '@shop/db';
+import { createDatabase, ensureDatabase } from '@shop/db';
 import { connectNats, EventStore } from '@shop/eventstore';
 import { createRedis, redisReady } from '@shop/redis';
 import { ApiClient } from './api-client';
@@ -74,6 +74,8 @@ async function main(): Promise<void> {
   log(
     `run ${names.runId}: stream ${names.stream}, schema ${names.schema}; load average ${loadBefore.join(' ')}`,
   );
+  // A fresh machine has no database yet; `npm start` would create it, the bench must too.
+  if (await ensureDatabase(databaseUrl)) log(`created the database of ${databaseUrl}`);
   const nc = await connectNats(natsUrl, 'bench');
   const database = createDatabase(databaseUrl, { max: concurrency + 4, applicationName: 'bench' });
   const db = database.db as Kysely<unknown>;
