@@ -83,16 +83,28 @@ export async function rawPath(ctx: PhaseContext) {
   return { ...summarize(raw.latencies, raw.seconds), errors: raw.errors, firstError: raw.firstError };
 }
 
-/** (c) GET /api/cart and GET /api/orders of users with three items in their carts. */
+/**
+ * (c) GET /api/cart and GET /api/orders of users with three items in their carts, one of them
+ * checked out at the provider stand-in: each list holds an open order that is merged with the
+ * provider's live view, as a real user's list would.
+ */
 export async function readPath(ctx: PhaseContext) {
   const { stack, api, users, concurrency, seconds } = ctx;
-  ctx.log('(c) read path: filling carts (3 items each)');
+  ctx.log('(c) read path: filling carts (3 items each) and checking one out');
   let next = 0;
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
       for (let user = users[next++]; user; user = users[next++]) {
-        for (let n = 0; n < 3; n++)
-          await api.expect(201, 'POST', '/api/cart', { cookie: user.cookie, body: benchProduct() });
+        const ids: string[] = [];
+        for (let n = 0; n < 3; n++) {
+          const added = await api.expect(201, 'POST', '/api/cart', {
+            cookie: user.cookie,
+            body: benchProduct(),
+          });
+          ids.push((added.body as { id: string }).id);
+        }
+        stack.provider.fund(`email:${user.email}:evm`, '100');
+        await api.expect(201, 'POST', '/api/checkout', { cookie: user.cookie, body: { cartItemId: ids[0] } });
       }
     }),
   );

@@ -6,3 +6,5 @@ export * from './cart/cart-items-projection';
 export * from './session/chat-sessions-projection';
 export * from './order/orders-projection';
 export * from './cart/cart-cache';
+export * from './order/orders-cache';
+export * from './cache-invalidator';

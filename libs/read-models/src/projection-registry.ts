@@ -1,13 +1,15 @@
 import { AggregateName } from '@shop/contracts';
 import { Projection } from '@shop/projections';
-import { CartChangeListener, cartItemsProjection } from './cart/cart-items-projection';
+import { UserChangeListener } from './cache-invalidator';
+import { cartItemsProjection } from './cart/cart-items-projection';
 import { userMemoriesProjection } from './memory/user-memories-projection';
 import { ordersProjection } from './order/orders-projection';
 import { chatSessionsProjection } from './session/chat-sessions-projection';
 import { usersProjection } from './user/users-projection';
 
 export interface ProjectionDependencies {
-  cart?: CartChangeListener;
+  cart?: UserChangeListener;
+  orders?: UserChangeListener;
 }
 
 /** Every projection of the read model, in the order the projector starts them. */
@@ -17,7 +19,7 @@ export function readModelProjections(dependencies: ProjectionDependencies = {}):
     userMemoriesProjection,
     cartItemsProjection(dependencies.cart),
     chatSessionsProjection,
-    ordersProjection,
+    ordersProjection(dependencies.orders),
   ];
 }
 

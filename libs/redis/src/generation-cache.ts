@@ -19,9 +19,13 @@ export class GenerationCache {
     private readonly ttlSeconds: number,
   ) {}
 
-  async read<T>(key: string): Promise<CacheRead<T>> {
+  /**
+   * `variant` keeps several values under one key's generation (the pages and filters of one
+   * user's list): invalidating the key makes all of them stale at once.
+   */
+  async read<T>(key: string, variant?: string): Promise<CacheRead<T>> {
     try {
-      const [entry, generation] = await this.redis.mget(this.dataKey(key), this.generationKey(key));
+      const [entry, generation] = await this.redis.mget(this.dataKey(key, variant), this.generationKey(key));
       const current = generation ?? '0';
       if (!entry) return { value: undefined, generation: current };
       const parsed = JSON.parse(entry) as { generation: string; value: T };
@@ -31,10 +35,10 @@ export class GenerationCache {
     }
   }
 
-  async write<T>(key: string, value: T, generation: string): Promise<void> {
+  async write<T>(key: string, value: T, generation: string, variant?: string): Promise<void> {
     if (generation === 'unavailable') return;
     await this.redis
-      .set(this.dataKey(key), JSON.stringify({ generation, value }), 'EX', this.ttlSeconds)
+      .set(this.dataKey(key, variant), JSON.stringify({ generation, value }), 'EX', this.ttlSeconds)
       .catch(() => undefined);
   }
 
@@ -49,8 +53,10 @@ export class GenerationCache {
     await pipeline.exec();
   }
 
-  private dataKey(key: string): string {
-    return `cache:${this.namespace}:${key}`;
+  private dataKey(key: string, variant?: string): string {
+    return variant === undefined
+      ? `cache:${this.namespace}:${key}`
+      : `cache:${this.namespace}:${key}:${variant}`;
   }
 
   private generationKey(key: string): string {

@@ -376,6 +376,47 @@ describe('orders read side', () => {
     expect(one.json).toMatchObject({ orderId: b.orderId, type: 'deposit', status: 'awaiting_approval' });
   });
 
+  it('never serves a stale order list from the cache once the projection has applied a change', async () => {
+    const { client, userId } = await onboarded();
+    const orders = stack.projector.runners.find((r) => r.name === 'orders')!;
+    const listed = async (query = '') =>
+      (
+        (await client.request('GET', `/api/orders${query}`)).json.orders as {
+          orderId: string;
+          status: string;
+        }[]
+      ).map((o) => `${o.orderId}:${o.status}`);
+    expect(await listed()).toEqual([]);
+    expect(await listed('?type=deposit')).toEqual([]);
+    const first = await seedOrder(userId, 'deposit');
+    await orders.caughtUp(first.version);
+    expect(await listed()).toEqual([`${first.orderId}:awaiting_approval`]);
+    expect(await listed('?type=deposit')).toEqual([`${first.orderId}:awaiting_approval`]);
+
+    // An event that does not name the user (the status moves) must reach the cached pages too.
+    const version = (
+      await store.append(
+        'order',
+        first.orderId,
+        [
+          {
+            type: 'OrderPaymentConfirmed',
+            data: { phase: 'delivery', payment: null, quote: null, deliveryId: null },
+          },
+        ],
+        {
+          commandId: randomUUID(),
+          correlationId: 'seed',
+          actor: systemActor,
+          expectedSequence: first.version,
+        },
+      )
+    ).sequence;
+    await orders.caughtUp(version);
+    expect(await listed()).toEqual([`${first.orderId}:payment_confirmed`]);
+    expect(await listed('?type=deposit')).toEqual([`${first.orderId}:payment_confirmed`]);
+  });
+
   it('refuses malformed paging and filters with 400, and hides other users orders', async () => {
     const { client, userId } = await onboarded();
     const other = await onboarded();

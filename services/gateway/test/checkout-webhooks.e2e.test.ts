@@ -295,7 +295,7 @@ describe('provider webhooks', () => {
       store,
       db: database.db,
       schema: rebuilt,
-      projections: [ordersProjection],
+      projections: [ordersProjection()],
       untilSequence: last,
     });
     const live = await tableChecksums(database.db, stack.env.schema, ['orders']);

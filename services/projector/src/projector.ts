@@ -17,7 +17,7 @@ import {
   ServiceMetrics,
 } from '@shop/metrics';
 import { consumerNameFor, Projection, ProjectionRunner } from '@shop/projections';
-import { cartCache, cartCacheInvalidator, readModelProjections } from '@shop/read-models';
+import { cacheInvalidator, cartCache, ordersCache, readModelProjections } from '@shop/read-models';
 import { createRedis, redisReady } from '@shop/redis';
 
 export interface RunningProjector {
@@ -47,7 +47,8 @@ export async function startProjector(config: ProjectorConfig, logger: Logger): P
     logger.warn({}, 'Redis is not reachable; cache invalidations will be retried');
   const wanted = config.PROJECTIONS;
   const projections: Projection[] = readModelProjections({
-    cart: cartCacheInvalidator(cartCache(redis)),
+    cart: cacheInvalidator(cartCache(redis)),
+    orders: cacheInvalidator(ordersCache(redis)),
   }).filter((p) => !wanted || wanted.includes(p.name));
   const metrics = new ServiceMetrics('projector');
   const onBatch = projectionBatchMetrics(metrics);

@@ -2,6 +2,7 @@ import { Selectable } from 'kysely';
 import { CartEvent, RecordedEvent } from '@shop/contracts';
 import { CartItemsTable } from '@shop/db';
 import { applyRowFold, Projection, RowFoldSpec } from '@shop/projections';
+import { UserChangeListener } from '../cache-invalidator';
 
 type CartItemRow = Selectable<CartItemsTable>;
 
@@ -46,12 +47,7 @@ const spec: RowFoldSpec<CartItemRow> = {
   fold: foldItem,
 };
 
-export interface CartChangeListener {
-  /** Called after a batch touching these users' carts committed (cache invalidation). */
-  cartsChanged(userIds: Set<string>): Promise<void>;
-}
-
-export function cartItemsProjection(listener?: CartChangeListener): Projection {
+export function cartItemsProjection(listener?: UserChangeListener): Projection {
   return {
     name: 'cart_items',
     aggregates: ['cart'],
@@ -59,7 +55,7 @@ export function cartItemsProjection(listener?: CartChangeListener): Projection {
     apply: (db, events) => applyRowFold(db, spec, events),
     async afterCommit(events) {
       const users = new Set(events.filter((e) => e.aggregate === 'cart').map((e) => e.aggregateId));
-      if (users.size > 0 && listener) await listener.cartsChanged(users);
+      if (users.size > 0 && listener) await listener.usersChanged(users);
     },
   };
 }

@@ -3,6 +3,7 @@ import { DepositEvent, OrderEvent, OrderStatus, RecordedEvent } from '@shop/cont
 import { OrdersTable } from '@shop/db';
 import { depositOrderId } from '@shop/domain';
 import { applyRowFold, Projection, RowFoldSpec } from '@shop/projections';
+import { UserChangeListener } from '../cache-invalidator';
 
 type OrderRow = Selectable<OrdersTable>;
 
@@ -102,9 +103,31 @@ const spec: RowFoldSpec<OrderRow> = {
   fold: foldOrder,
 };
 
-export const ordersProjection: Projection = {
-  name: 'orders',
-  aggregates: ['order', 'deposit'],
-  tables: ['orders'],
-  apply: (db, events) => applyRowFold(db, spec, events),
-};
+/**
+ * Most order events do not name the user, so the users whose lists changed are taken from the
+ * rows folded since the last commit. A failed or retried batch can only add users to the set,
+ * and invalidating one more list than needed is harmless.
+ */
+export function ordersProjection(listener?: UserChangeListener): Projection {
+  const usersInBatch = new Set<string>();
+  const tracking: RowFoldSpec<OrderRow> = {
+    ...spec,
+    fold: (row, event) => {
+      const after = foldOrder(row, event);
+      if (after) usersInBatch.add(after.user_id);
+      return after;
+    },
+  };
+  return {
+    name: 'orders',
+    aggregates: ['order', 'deposit'],
+    tables: ['orders'],
+    apply: (db, events) => applyRowFold(db, listener ? tracking : spec, events),
+    async afterCommit() {
+      if (usersInBatch.size === 0 || !listener) return;
+      const users = new Set(usersInBatch);
+      usersInBatch.clear();
+      await listener.usersChanged(users);
+    },
+  };
+}
