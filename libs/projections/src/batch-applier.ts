@@ -53,6 +53,12 @@ export class BatchApplier {
     private readonly schema: string,
     private readonly projection: AnyProjection,
     private readonly maxAttempts: number,
+    /**
+     * False for a schema nobody reads yet (a rebuild before its swap): its commits need not wait
+     * for the WAL flush, because a crash only means rebuilding again, and the swap's own
+     * synchronous commit flushes everything written before it.
+     */
+    private readonly durableCommits = true,
   ) {
     this.db = db;
   }
@@ -79,6 +85,7 @@ export class BatchApplier {
     if (items.length === 0) return { checkpoint: expectedCheckpoint, applied: [], parked: [] };
     try {
       return await this.db.transaction().execute(async (trx) => {
+        await this.relaxDurability(trx);
         const state = await this.lock(trx, expectedCheckpoint);
         const applied: RecordedEvent[] = [];
         const parked: ParkedEvent[] = [];
@@ -103,6 +110,7 @@ export class BatchApplier {
     expectedCheckpoint: number,
   ): Promise<BatchOutcome> {
     return this.db.transaction().execute(async (trx) => {
+      await this.relaxDurability(trx);
       const state = await this.lock(trx, expectedCheckpoint);
       const applied: RecordedEvent[] = [];
       const parked: ParkedEvent[] = [];
@@ -135,6 +143,10 @@ export class BatchApplier {
       await this.moveCheckpoint(trx, items.at(-1)!.sequence);
       return { checkpoint: items.at(-1)!.sequence, applied, parked };
     });
+  }
+
+  private async relaxDurability(trx: Kysely<BookkeepingDatabase>): Promise<void> {
+    if (!this.durableCommits) await sql`SET LOCAL synchronous_commit TO off`.execute(trx);
   }
 
   /** One round trip: lock the checkpoint row and learn which subjects are parked. */

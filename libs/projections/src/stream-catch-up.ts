@@ -44,7 +44,8 @@ export async function catchUpProjections(options: CatchUpOptions): Promise<Catch
   const { store, db, schema, projections, until } = options;
   const batchSize = options.batchSize ?? 2000;
   const targets = projections.map((p) => (typeof until === 'number' ? until : (until.get(p.name) ?? 0)));
-  const appliers = projections.map((p) => new BatchApplier(db, schema, p, options.maxAttempts ?? 3));
+  // Every caller catches up a schema that is not live yet (a rebuild, an inspection copy).
+  const appliers = projections.map((p) => new BatchApplier(db, schema, p, options.maxAttempts ?? 3, false));
   const positions = await Promise.all(appliers.map((a) => a.checkpoint()));
   let messages = 0;
   let events = 0;
@@ -58,11 +59,15 @@ export async function catchUpProjections(options: CatchUpOptions): Promise<Catch
   const last = Math.max(...targets);
   if (!Number.isFinite(from)) return result();
 
+  // Projections write disjoint tables with their own checkpoints, so their transactions run side
+  // by side on separate connections and Postgres can use every core.
   const write = async (batch: readonly BatchItem[], read: { messages: number; events: number }) => {
-    for (let i = 0; i < appliers.length; i++) {
-      const due = batch.filter((item) => item.sequence > positions[i]! && item.sequence <= targets[i]!);
-      if (due.length > 0) positions[i] = (await appliers[i]!.apply(due, positions[i]!)).checkpoint;
-    }
+    await Promise.all(
+      appliers.map(async (applier, i) => {
+        const due = batch.filter((item) => item.sequence > positions[i]! && item.sequence <= targets[i]!);
+        if (due.length > 0) positions[i] = (await applier.apply(due, positions[i]!)).checkpoint;
+      }),
+    );
     options.onProgress?.({ from, sequence: batch.at(-1)!.sequence, until: last, ...read });
   };
 
