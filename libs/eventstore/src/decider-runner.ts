@@ -129,8 +129,11 @@ export class DeciderRunner {
         }
         let state = current.state;
         for (const event of decided) state = decider.evolve(state, event);
-        const commands = new Map(current.commands).set(meta.commandId, result.sequence);
-        cache.set(subject, { state, version: result.sequence, commands });
+        // Every command ever run on the aggregate is in this map, so copying it per command
+        // would cost O(history); commands on one subject are serialised here, so it is safe
+        // to extend in place.
+        current.commands.set(meta.commandId, result.sequence);
+        cache.set(subject, { state, version: result.sequence, commands: current.commands });
         return {
           events: result.events as RecordedEvent<E>[],
           state,
