@@ -105,6 +105,14 @@ export class BatchApplier {
     }
   }
 
+  /** Moves the checkpoint over messages that held nothing for the projection. */
+  async advance(expectedCheckpoint: number, position: number): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      await this.lock(trx, expectedCheckpoint);
+      await this.moveCheckpoint(trx, position);
+    });
+  }
+
   private async applyIsolated(
     items: readonly BatchItem[],
     expectedCheckpoint: number,

@@ -30,18 +30,34 @@ export interface ProjectionRunnerOptions {
 
 const silent: RunnerLogger = { info() {}, warn() {}, error() {} };
 
+/** How long the checkpoint row may trail batches that held nothing for the projection. */
+const checkpointFlushMs = 1000;
+/** Idle this long with such progress unwritten, the runner writes it. */
+const idleFlushMs = 100;
+
 /**
  * Keeps one projection up to date from its durable pull consumer. The Postgres checkpoint is
  * the only cursor: on every start or recovery the consumer is re-created at checkpoint + 1,
  * and messages must arrive contiguously, so a redelivery can never skip or repeat an event.
  * Messages that arrive while a batch is being written form the next batch: low latency when
  * idle, large batches under load.
+ *
+ * The consumer sees the whole stream (nats-server 2.9 allows one filter subject, and the
+ * checkpoint is a stream sequence), but most messages belong to aggregates the projection does
+ * not read. A batch of only those has no effect, so it costs no transaction: the position moves
+ * in memory, and the checkpoint row follows with the next batch that matters, after
+ * `idleFlushMs` of quiet, or at the latest after `checkpointFlushMs`. A crash in between only
+ * re-reads messages without effect.
  */
 export class ProjectionRunner {
   private readonly batchSize: number;
   private readonly applier: BatchApplier;
   private readonly logger: RunnerLogger;
   private position = -1;
+  /** The checkpoint row's position, as this runner last wrote or read it. */
+  private persisted = -1;
+  private persistedAt = 0;
+  private readonly subjectPrefixes: string[];
   private stopping = false;
   private loop: Promise<void> | null = null;
   private messages: ConsumerMessages | null = null;
@@ -54,6 +70,7 @@ export class ProjectionRunner {
     this.batchSize = options.batchSize ?? 500;
     this.logger = options.logger ?? silent;
     this.applier = new BatchApplier(options.db, options.schema, options.projection, options.maxAttempts ?? 3);
+    this.subjectPrefixes = options.projection.aggregates.map((a) => `${options.store.subjectPrefix}.${a}.`);
   }
 
   get name(): string {
@@ -94,6 +111,8 @@ export class ProjectionRunner {
           continue;
         }
         this.position = await this.applier.checkpoint();
+        this.persisted = this.position;
+        this.persistedAt = Date.now();
         this.notifyWaiters();
         await this.recreateConsumer(this.position + 1);
         this.resetReason = null;
@@ -138,8 +157,16 @@ export class ProjectionRunner {
     while (!this.stopping && !this.resetReason) {
       if (buffer.length === 0) {
         if (ended) break;
-        await new Promise<void>((resolve) => (this.wake = resolve));
+        const unwritten = this.position > this.persisted;
+        const woken = await new Promise<boolean>((resolve) => {
+          const timer = unwritten ? setTimeout(() => resolve(false), idleFlushMs) : undefined;
+          this.wake = () => {
+            clearTimeout(timer);
+            resolve(true);
+          };
+        });
         this.wake = null;
+        if (!woken && buffer.length === 0) await this.flushWithRetry();
         continue;
       }
       const batch = buffer.splice(0, this.batchSize);
@@ -147,13 +174,31 @@ export class ProjectionRunner {
     }
     messages.stop();
     await pump.catch(() => undefined);
+    // A clean stop leaves the row where the runner got to; after a reset the row is the truth.
+    if (this.stopping && !this.resetReason) await this.flushCheckpoint().catch(() => undefined);
   }
 
-  private async processWithRetry(batch: JsMsg[]): Promise<void> {
+  private processWithRetry(batch: JsMsg[]): Promise<void> {
+    return this.withRetry(() => this.process(batch));
+  }
+
+  private flushWithRetry(): Promise<void> {
+    return this.withRetry(() => this.flushCheckpoint());
+  }
+
+  /** Writes the position reached through batches that needed no transaction. */
+  private async flushCheckpoint(): Promise<void> {
+    if (this.position <= this.persisted) return;
+    await this.applier.advance(this.persisted, this.position);
+    this.persisted = this.position;
+    this.persistedAt = Date.now();
+  }
+
+  private async withRetry(work: () => Promise<void>): Promise<void> {
     let backoff = 100;
     for (;;) {
       try {
-        await this.process(batch);
+        await work();
         return;
       } catch (error) {
         if (error instanceof CheckpointMovedError) {
@@ -188,8 +233,21 @@ export class ProjectionRunner {
     }
     if (items.length === 0) return;
 
-    const outcome = await this.applier.apply(items, this.position);
+    if (
+      !items.some((item) => this.reads(item.subject)) &&
+      Date.now() - this.persistedAt < checkpointFlushMs
+    ) {
+      this.position = items.at(-1)!.sequence;
+      for (const message of taken) message.ack();
+      store.nc.publish(checkpointSubject(store.subjectPrefix, projection.name), String(this.position));
+      this.notifyWaiters();
+      return;
+    }
+
+    const outcome = await this.applier.apply(items, this.persisted);
     this.position = outcome.checkpoint;
+    this.persisted = outcome.checkpoint;
+    this.persistedAt = Date.now();
     for (const message of taken) message.ack();
     // Caches are invalidated before the checkpoint is announced: a writer waiting for its
     // commit must find no stale cache entry once it is told the commit is readable.
@@ -260,6 +318,10 @@ export class ProjectionRunner {
     const client = this.lockClient;
     this.lockClient = null;
     await client?.end().catch(() => undefined);
+  }
+
+  private reads(subject: string): boolean {
+    return this.subjectPrefixes.some((prefix) => subject.startsWith(prefix));
   }
 
   private notifyWaiters(): void {

@@ -8,7 +8,10 @@ import { BookkeepingDatabase, ReadModelDatabase } from '@shop/db';
  */
 export interface Projection<DB extends BookkeepingDatabase = ReadModelDatabase> {
   readonly name: string;
-  /** Aggregates it reads: a command waits only for the projections that read its aggregate. */
+  /**
+   * Aggregates it reads, all of them: a command waits only for the projections that read its
+   * aggregate, and a runner passes over batches holding none of them without a transaction.
+   */
   readonly aggregates: readonly AggregateName[];
   /** Tables it owns, compared row for row between a live and a rebuilt read model. */
   readonly tables: readonly (keyof DB & string)[];

@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Kysely, Migration, sql } from 'kysely';
+import { aggregates } from '@shop/contracts';
 import { createDatabase, readModelMigrations } from '@shop/db';
 import { EventStore } from '@shop/eventstore';
 import { readModelProjections } from '@shop/read-models';
@@ -29,7 +30,8 @@ export const countingMigrations: Record<string, Migration> = {
  */
 export const countingProjection: AnyProjection = {
   name: 'event_counts',
-  aggregates: ['user'],
+  // It counts every event, so no batch may be passed over as irrelevant.
+  aggregates,
   tables: ['event_counts'],
   async apply(db, events) {
     const perSubject = new Map<string, number>();

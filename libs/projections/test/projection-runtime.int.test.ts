@@ -218,6 +218,41 @@ describe('projection runtime', () => {
     expect(await checkpointOf(schema, 'users')).toBe(last);
   }, 60_000);
 
+  it('passes over other aggregates without a transaction per batch, and writes the checkpoint once idle', async () => {
+    const schema = `${env.schema}_skip`;
+    await migrateReadModel(database.db as Kysely<unknown>, schema);
+    let applies = 0;
+    const sessionsOnly: Projection = {
+      name: 'sessions_only',
+      aggregates: ['session'],
+      tables: [],
+      async apply() {
+        applies++;
+      },
+    };
+    await writeUserHistory(t.store, 100, 4);
+    const last = await t.store.lastStreamSequence();
+    const runner = new ProjectionRunner({
+      store: t.store,
+      db: database.db,
+      databaseUrl: env.databaseUrl,
+      schema,
+      projection: sessionsOnly,
+      batchSize: 20,
+    });
+    const started = Date.now();
+    runner.start();
+    try {
+      await runner.caughtUp(last);
+      const seconds = (Date.now() - started) / 1000;
+      // At least 25 batches of 20 user commits; a transaction is due only once a second.
+      expect(applies).toBeLessThanOrEqual(Math.ceil(seconds) + 1);
+      await waitForCheckpoint(schema, 'sessions_only', last, 5000);
+    } finally {
+      await runner.stop();
+    }
+  });
+
   it('lets a writer wait until its commit is readable', async () => {
     const schema = `${env.schema}_wait`;
     const tracker = new PositionTracker(t.nc, database.db, schema, env.subjectPrefix);
