@@ -229,7 +229,12 @@ export class ProjectionRunner {
         break;
       }
       taken.push(message);
-      items.push(decodeBatchItem(store, message.subject, message.seq, message.data));
+      // Another aggregate's commit has nothing for this projection: not even worth decoding.
+      items.push(
+        this.reads(message.subject)
+          ? decodeBatchItem(store, message.subject, message.seq, message.data)
+          : { sequence: message.seq, subject: message.subject, events: [] },
+      );
     }
     if (items.length === 0) return;
 
@@ -238,7 +243,7 @@ export class ProjectionRunner {
       Date.now() - this.persistedAt < checkpointFlushMs
     ) {
       this.position = items.at(-1)!.sequence;
-      for (const message of taken) message.ack();
+      taken.at(-1)!.ack();
       store.nc.publish(checkpointSubject(store.subjectPrefix, projection.name), String(this.position));
       this.notifyWaiters();
       return;
@@ -248,7 +253,8 @@ export class ProjectionRunner {
     this.position = outcome.checkpoint;
     this.persisted = outcome.checkpoint;
     this.persistedAt = Date.now();
-    for (const message of taken) message.ack();
+    // AckPolicy.All: the last message acknowledges the batch.
+    taken.at(-1)!.ack();
     // Caches are invalidated before the checkpoint is announced: a writer waiting for its
     // commit must find no stale cache entry once it is told the commit is readable.
     if (projection.afterCommit && outcome.applied.length > 0) {
@@ -276,7 +282,7 @@ export class ProjectionRunner {
     await store.jsm.consumers.delete(store.stream, name).catch(() => undefined);
     await store.jsm.consumers.add(store.stream, {
       durable_name: name,
-      ack_policy: AckPolicy.Explicit,
+      ack_policy: AckPolicy.All,
       deliver_policy: DeliverPolicy.StartSequence,
       opt_start_seq: startSequence,
       filter_subject: `${store.subjectPrefix}.>`,
