@@ -25,6 +25,7 @@ interface Page {
   locator(selector: string): Locator;
   screenshot(options: { path: string; fullPage?: boolean }): Promise<unknown>;
   on(event: 'pageerror', listener: (error: Error) => void): void;
+  evaluate<T>(fn: () => Promise<T>): Promise<T>;
 }
 interface Browser {
   newPage(options: { viewport: { width: number; height: number } }): Promise<Page>;
@@ -115,6 +116,20 @@ describe('the /test page in headless Chromium', () => {
     await page.locator('#step-3 button').click();
 
     await page.locator('#shop').waitFor();
+    // The profile as the page's own cookies see it: onboarded, and the wallets provisioned.
+    const profile = () =>
+      page.evaluate(() =>
+        fetch('/api/auth/profile').then(
+          (r) => r.json() as Promise<{ onboardingStep: number; walletStatus: string }>,
+        ),
+      );
+    let me = await profile();
+    for (let tries = 0; me.walletStatus !== 'active' && tries < 100; tries++) {
+      await new Promise((r) => setTimeout(r, 100));
+      me = await profile();
+    }
+    expect(me).toMatchObject({ onboardingStep: 3, walletStatus: 'active' });
+
     await page.locator('#chat-input').fill('show me hoodies');
     await page.locator('#send').click();
 
