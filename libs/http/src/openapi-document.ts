@@ -37,7 +37,7 @@ function referToComponents(value: unknown, named: Set<string>): unknown {
   return Object.fromEntries(
     Object.entries(value).map(([key, inner]) => {
       if (key === '$ref' && typeof inner === 'string' && inner.startsWith(defsPrefix)) {
-        const name = decodeURIComponent(inner.slice(defsPrefix.length));
+        const name = inner.slice(defsPrefix.length);
         if (named.has(name)) return [key, `${componentPrefix}${name}`];
       }
       return [key, referToComponents(inner, named)];

@@ -137,6 +137,10 @@ describe('named schemas in the OpenAPI document', () => {
     expect(addItem.safeParse({ name: '' }).success).toBe(false);
   });
 
+  it('refuses a name OpenAPI does not allow for a component', () => {
+    expect(() => apiSchema('Cart Item', z.object({}))).toThrow(/cannot name an OpenAPI component/);
+  });
+
   it('refuses one name with two shapes in one document', () => {
     expect(() => documentOf('clash')).toThrow(
       /Item has two shapes in one document \(a request and a response\)/,
