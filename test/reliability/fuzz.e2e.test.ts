@@ -35,7 +35,10 @@ interface Attempt {
 let sui: SuiSandbox;
 let stack: Stack;
 let shopper: Shopper;
-let document: { paths: Record<string, Record<string, Record<string, unknown>>> };
+let document: {
+  paths: Record<string, Record<string, Record<string, unknown>>>;
+  components: { schemas: Record<string, JsonSchema> };
+};
 const attempts: Attempt[] = [];
 let counter = 0;
 
@@ -141,6 +144,10 @@ const hostile: fc.Arbitrary<unknown> = fc.oneof(
 
 function fromSchema(schema: JsonSchema | undefined): fc.Arbitrary<unknown> {
   if (!schema) return fc.jsonValue({ maxDepth: 2 });
+  // Named resources are components that operations and other schemas refer to.
+  if (typeof schema.$ref === 'string') {
+    return fromSchema(document.components.schemas[schema.$ref.replace('#/components/schemas/', '')]);
+  }
   if (Array.isArray(schema.enum)) return fc.constantFrom(...(schema.enum as unknown[]));
   if (schema.const !== undefined) return fc.constant(schema.const);
   if (Array.isArray(schema.anyOf)) return fc.oneof(...(schema.anyOf as JsonSchema[]).map(fromSchema));

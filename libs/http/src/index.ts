@@ -1,4 +1,5 @@
 export * from './api-route';
+export * from './api-schema';
 export * from './validated';
 export * from './openapi-document';
 export * from './describe-zod-error';

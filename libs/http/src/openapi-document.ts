@@ -5,10 +5,60 @@ import { ApiRouteSpec, registeredRoutes } from './api-route';
 
 type JsonSchema = Record<string, unknown>;
 
-function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
+const componentPrefix = '#/components/schemas/';
+const defsPrefix = '#/$defs/';
+
+/**
+ * The component schemas of one document. A schema named with `apiSchema` is converted in the
+ * direction it is used in (a request's input or a response's output); the same name with two
+ * different shapes in one document is refused rather than silently picking one.
+ */
+class Components {
+  readonly schemas: Record<string, JsonSchema> = {};
+  private readonly usedAs = new Map<string, 'input' | 'output'>();
+
+  add(name: string, schema: JsonSchema, io: 'input' | 'output'): void {
+    const existing = this.schemas[name];
+    if (existing && JSON.stringify(existing) !== JSON.stringify(schema)) {
+      const uses = this.usedAs.get(name) === io ? `two different schemas` : `a request and a response`;
+      throw new Error(
+        `The component schema ${name} has two shapes in one document (${uses}); give each its own name`,
+      );
+    }
+    this.schemas[name] = schema;
+    this.usedAs.set(name, io);
+  }
+}
+
+/** Points the named schemas' `#/$defs/<name>` at the document's components, anywhere in `value`. */
+function referToComponents(value: unknown, named: Set<string>): unknown {
+  if (Array.isArray(value)) return value.map((item) => referToComponents(item, named));
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([key, inner]) => {
+      if (key === '$ref' && typeof inner === 'string' && inner.startsWith(defsPrefix)) {
+        const name = inner.slice(defsPrefix.length);
+        if (named.has(name)) return [key, `${componentPrefix}${name}`];
+      }
+      return [key, referToComponents(inner, named)];
+    }),
+  );
+}
+
+function jsonSchema(schema: z.ZodType, io: 'input' | 'output', components: Components): JsonSchema {
   const out = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any' }) as JsonSchema;
   delete out.$schema;
-  return out;
+  // zod puts every schema with an id (apiSchema) under $defs, and names the ones it only
+  // needed to break a cycle __schemaN; the named ones move to the components.
+  const defs = (out.$defs ?? {}) as Record<string, JsonSchema>;
+  delete out.$defs;
+  const named = new Set(Object.keys(defs).filter((name) => !/^__schema\d+$/.test(name)));
+  for (const name of named) {
+    components.add(name, referToComponents(defs[name], named) as JsonSchema, io);
+    delete defs[name];
+  }
+  const local = Object.keys(defs).length > 0 ? { $defs: defs } : {};
+  return referToComponents({ ...out, ...local }, named) as JsonSchema;
 }
 
 function joinPath(...parts: (string | undefined)[]): string {
@@ -19,10 +69,14 @@ function joinPath(...parts: (string | undefined)[]): string {
   return `/${joined}`.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
 }
 
-function parameters(schema: z.ZodObject | undefined, location: 'query' | 'path'): JsonSchema[] {
+function parameters(
+  schema: z.ZodObject | undefined,
+  location: 'query' | 'path',
+  components: Components,
+): JsonSchema[] {
   if (!schema) return [];
   return Object.entries(schema.shape).map(([name, field]) => {
-    const fieldSchema = jsonSchema(field as z.ZodType, 'input');
+    const fieldSchema = jsonSchema(field as z.ZodType, 'input', components);
     return {
       name,
       in: location,
@@ -33,13 +87,7 @@ function parameters(schema: z.ZodObject | undefined, location: 'query' | 'path')
   });
 }
 
-const errorEnvelope = {
-  type: 'object',
-  required: ['error', 'code'],
-  properties: { error: { type: 'string' }, code: { type: 'string' } },
-};
-
-function operation(spec: ApiRouteSpec): JsonSchema {
+function operation(spec: ApiRouteSpec, errorSchema: JsonSchema, components: Components): JsonSchema {
   const responses: Record<string, JsonSchema> = {};
   for (const [status, response] of Object.entries(spec.responses)) {
     responses[status] = {
@@ -47,7 +95,9 @@ function operation(spec: ApiRouteSpec): JsonSchema {
       ...(response.schema
         ? {
             content: {
-              [response.contentType ?? 'application/json']: { schema: jsonSchema(response.schema, 'output') },
+              [response.contentType ?? 'application/json']: {
+                schema: jsonSchema(response.schema, 'output', components),
+              },
             },
           }
         : {}),
@@ -63,19 +113,22 @@ function operation(spec: ApiRouteSpec): JsonSchema {
   for (const [status, lines] of errorsByStatus) {
     responses[String(status)] = {
       description: lines.join('\n'),
-      content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } },
+      content: { 'application/json': { schema: errorSchema } },
     };
   }
   return {
     summary: spec.summary,
     tags: spec.tags,
     ...(spec.access === 'public' ? { security: [] } : {}),
-    parameters: [...parameters(spec.params, 'path'), ...parameters(spec.query, 'query')],
+    parameters: [
+      ...parameters(spec.params, 'path', components),
+      ...parameters(spec.query, 'query', components),
+    ],
     ...(spec.body
       ? {
           requestBody: {
             required: true,
-            content: { 'application/json': { schema: jsonSchema(spec.body, 'input') } },
+            content: { 'application/json': { schema: jsonSchema(spec.body, 'input', components) } },
           },
         }
       : {}),
@@ -83,17 +136,22 @@ function operation(spec: ApiRouteSpec): JsonSchema {
   };
 }
 
-/** OpenAPI 3.1 from the same zod schemas and Nest routes that serve requests. */
+/**
+ * OpenAPI 3.1 from the same zod schemas and Nest routes that serve requests. Schemas named with
+ * `apiSchema` are components, referenced from every operation (and schema) that uses them.
+ */
 export function buildOpenApiDocument(options: {
   title: string;
   version: string;
   description: string;
   includeTag: (tag: string) => boolean;
-  /** Components and security of the service's own conventions (envelopes, auth). */
-  errorSchema?: JsonSchema;
+  /** The service's error envelope, answered with every documented error (name it with apiSchema). */
+  errorSchema: z.ZodType;
   securitySchemes?: JsonSchema;
 }): JsonSchema {
   const { includeTag, errorSchema, securitySchemes, ...info } = options;
+  const components = new Components();
+  const errorJsonSchema = jsonSchema(errorSchema, 'output', components);
   const paths: Record<string, Record<string, JsonSchema>> = {};
   for (const route of registeredRoutes) {
     if (!route.spec.tags.every(includeTag)) continue;
@@ -105,7 +163,7 @@ export function buildOpenApiDocument(options: {
       Reflect.getMetadata(PATH_METADATA, handler) as string | undefined,
     );
     const verb = RequestMethod[method].toLowerCase();
-    paths[path] = { ...paths[path], [verb]: operation(route.spec) };
+    paths[path] = { ...paths[path], [verb]: operation(route.spec, errorJsonSchema, components) };
   }
   return {
     openapi: '3.1.0',
@@ -113,7 +171,7 @@ export function buildOpenApiDocument(options: {
     servers: [{ url: '/' }],
     paths,
     components: {
-      schemas: { ErrorEnvelope: errorSchema ?? errorEnvelope },
+      schemas: Object.fromEntries(Object.entries(components.schemas).sort(([a], [b]) => a.localeCompare(b))),
       ...(securitySchemes ? { securitySchemes } : {}),
     },
     ...(securitySchemes ? { security: Object.keys(securitySchemes).map((name) => ({ [name]: [] })) } : {}),

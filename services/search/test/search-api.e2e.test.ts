@@ -238,4 +238,43 @@ describe('the HTTP surface', () => {
     expect(bundle.status).toBe(200);
     expect(bundle.headers.get('content-type')).toMatch(/javascript/);
   });
+
+  it('names Product, the search result, the transaction record and the verify request and result once, by $ref', async () => {
+    const document = (await new ApiClient(stack.url).get('/api-docs-json')).json as unknown as {
+      paths: Record<string, Record<string, Record<string, unknown>>>;
+      components: { schemas: Record<string, Record<string, unknown>> };
+    };
+    const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+    const json = (path: string, method: string, part: string) => {
+      const op = document.paths[path]![method]! as {
+        requestBody?: { content: Record<string, { schema: unknown }> };
+        responses: Record<string, { content: Record<string, { schema: unknown }> }>;
+      };
+      const content = part === 'body' ? op.requestBody!.content : op.responses[part]!.content;
+      return content['application/json']!.schema as { properties?: Record<string, unknown> };
+    };
+    expect(Object.keys(document.components.schemas).sort()).toEqual([
+      'Error',
+      'PaymentVerifyRequest',
+      'PaymentVerifyResult',
+      'Product',
+      'SearchResult',
+      'TransactionRecord',
+    ]);
+    expect(document.components.schemas.SearchResult).toMatchObject({
+      properties: { products: { type: 'array', items: ref('Product') } },
+    });
+    expect(json('/api/search/realtime', 'get', '200').properties?.data).toEqual(ref('SearchResult'));
+    expect(json('/api/search/realtime/product/{asin}', 'get', '200').properties?.data).toEqual(
+      ref('Product'),
+    );
+    expect(json('/api/payment/verify', 'post', 'body')).toEqual(ref('PaymentVerifyRequest'));
+    expect(json('/api/payment/verify', 'post', '200').properties?.data).toEqual(ref('PaymentVerifyResult'));
+    expect(json('/api/payment/transaction/{txHash}', 'get', '200').properties?.data).toEqual(
+      ref('TransactionRecord'),
+    );
+    expect(json('/api/payment/{paymentId}', 'get', '200').properties?.data).toEqual(ref('TransactionRecord'));
+    expect(json('/api/payment/verify', 'post', '422')).toEqual(ref('Error'));
+    expect(json('/api/search/realtime', 'get', '429')).toEqual(ref('Error'));
+  });
 });

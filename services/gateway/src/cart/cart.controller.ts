@@ -12,6 +12,7 @@ import { CONFIG } from '../infrastructure/tokens';
 import { AddCartItemCommand } from './add-cart-item.command';
 import { addCartItemBody, cartItemSchema } from './cart-item.schema';
 import type { AddCartItemBody, CartItemResponse } from './cart-item.schema';
+import { cartAddressSchema, cartInfoSchema, cartInitSchema, cartListSchema } from './cart-responses.schema';
 import { GetCartQuery } from './get-cart.query';
 import { RemoveCartItemCommand } from './remove-cart-item.command';
 import { OnChainCart } from '../onchain/onchain-cart';
@@ -36,7 +37,7 @@ export class CartController {
     summary: 'Active items of the cart',
     tags: ['cart'],
     access: 'gated',
-    responses: { 200: { description: 'The cart', schema: z.object({ items: z.array(cartItemSchema) }) } },
+    responses: { 200: { description: 'The cart', schema: cartListSchema } },
     errors: gatedErrors,
   })
   async list(@CurrentIdentity() identity: SessionIdentity): Promise<{ items: CartItemResponse[] }> {
@@ -103,12 +104,7 @@ export class CartController {
     summary: 'Create the on-chain cart (CART_SERVICE=onchain); idempotent',
     tags: ['cart'],
     access: 'gated',
-    responses: {
-      200: {
-        description: 'Created, or it already existed',
-        schema: z.object({ created: z.boolean(), message: z.string() }),
-      },
-    },
+    responses: { 200: { description: 'Created, or it already existed', schema: cartInitSchema } },
     errors: [
       { status: 400, code: 'CONTRACT_NOT_CONFIGURED', description: 'CHAIN_CONTRACT_ADDRESS not set' },
       { status: 400, code: 'WALLET_NOT_PROVISIONED', description: 'on-chain wallet not provisioned' },
@@ -135,12 +131,7 @@ export class CartController {
     summary: 'Address of the on-chain cart object; null in database mode',
     tags: ['cart'],
     access: 'gated',
-    responses: {
-      200: {
-        description: 'Cart address',
-        schema: z.object({ cartAddress: z.string().nullable(), exists: z.boolean() }),
-      },
-    },
+    responses: { 200: { description: 'Cart address', schema: cartAddressSchema } },
     errors: gatedErrors,
   })
   async address(
@@ -155,12 +146,7 @@ export class CartController {
     summary: 'On-chain cart summary; in database mode the address is empty and exists is false',
     tags: ['cart'],
     access: 'gated',
-    responses: {
-      200: {
-        description: 'Cart info',
-        schema: z.object({ cartAddress: z.string(), itemCount: z.number().int(), exists: z.boolean() }),
-      },
-    },
+    responses: { 200: { description: 'Cart info', schema: cartInfoSchema } },
     errors: gatedErrors,
   })
   async info(

@@ -1,7 +1,7 @@
 import { Controller, Headers, Post } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { z } from 'zod';
-import { ApiRoute, ValidBody } from '@shop/http';
+import { ApiRoute, apiSchema, ValidBody } from '@shop/http';
 import { CurrentIdentity } from '../auth/current-identity.decorator';
 import type { SessionIdentity } from '../auth/session-identity';
 import { gatedErrors, validationError } from '../http/common-errors';
@@ -9,14 +9,17 @@ import { idempotentCommandId } from '../http/idempotency';
 import { CheckoutCommand } from './checkout.command';
 import type { CheckoutResult } from './checkout.command';
 
-const checkoutBody = z.object({ cartItemId: z.uuid() });
-const checkoutResult = z.object({
-  orderId: z.uuid(),
-  providerOrderId: z.string(),
-  phase: z.string(),
-  serializedTransaction: z.string().describe('pre-built EVM transaction for the wallet approval'),
-  walletAddress: z.string().describe('EVM wallet that must approve'),
-});
+const checkoutBody = apiSchema('CheckoutRequest', z.object({ cartItemId: z.uuid() }));
+const checkoutResult = apiSchema(
+  'CheckoutResponse',
+  z.object({
+    orderId: z.uuid(),
+    providerOrderId: z.string(),
+    phase: z.string(),
+    serializedTransaction: z.string().describe('pre-built EVM transaction for the wallet approval'),
+    walletAddress: z.string().describe('EVM wallet that must approve'),
+  }),
+);
 
 @Controller('api/checkout')
 export class CheckoutController {

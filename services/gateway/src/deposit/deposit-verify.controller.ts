@@ -6,7 +6,7 @@ import type { GatewayConfig } from '@shop/config';
 import { ChainInputError, getTransaction, paymentReceiptsOf, sameAddress, sameStructType } from '@shop/chain';
 import { DomainError, userDecider } from '@shop/domain';
 import { DeciderRunner } from '@shop/eventstore';
-import { ApiRoute, ValidBody } from '@shop/http';
+import { ApiRoute, apiSchema, ValidBody } from '@shop/http';
 import { CurrentIdentity } from '../auth/current-identity.decorator';
 import type { SessionIdentity } from '../auth/session-identity';
 import { CONFIG, DECIDER_RUNNER, SUI_CLIENT } from '../infrastructure/tokens';
@@ -14,16 +14,19 @@ import { CreditDepositCommand } from './credit-deposit.command';
 import type { DepositResult } from './credit-deposit.command';
 import { depositResultSchema } from './deposit-result.schema';
 
-const verifyBody = z.object({
-  txDigest: z
-    .string()
-    .min(32)
-    .max(64)
-    .regex(/^[1-9A-HJ-NP-Za-km-z]+$/, 'a base58 transaction digest'),
-  nonce: z.string().min(1).max(200),
-  amount: z.string().regex(/^\d{1,30}$/, 'an amount in MIST'),
-  coinType: z.string().min(1).max(300),
-});
+const verifyBody = apiSchema(
+  'DepositVerifyRequest',
+  z.object({
+    txDigest: z
+      .string()
+      .min(32)
+      .max(64)
+      .regex(/^[1-9A-HJ-NP-Za-km-z]+$/, 'a base58 transaction digest'),
+    nonce: z.string().min(1).max(200),
+    amount: z.string().regex(/^\d{1,30}$/, 'an amount in MIST'),
+    coinType: z.string().min(1).max(300),
+  }),
+);
 
 /** The spec's deposit errors are told apart by their message; the code is the common one. */
 const refused = (message: string) => new DomainError('invalid', 'BAD_REQUEST', message);

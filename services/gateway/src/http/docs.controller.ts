@@ -3,6 +3,7 @@ import type { FastifyReply } from 'fastify';
 import type { GatewayConfig } from '@shop/config';
 import { buildOpenApiDocument, swaggerUiAsset, swaggerUiPage } from '@shop/http';
 import { CONFIG } from '../infrastructure/tokens';
+import { errorEnvelopeSchema } from './error-envelope';
 
 /** /doc and /swagger, served from this process: no CDN. */
 @Controller()
@@ -25,6 +26,7 @@ export class DocsController {
       description:
         'REST gateway: sessions, onboarding, chat, sessions, cart, checkout, orders, deposits, webhooks.',
       includeTag: (tag) => tag !== 'dev' || this.config.NODE_ENV !== 'production',
+      errorSchema: errorEnvelopeSchema,
       securitySchemes: { sessionCookie: { type: 'apiKey', in: 'cookie', name: 'provider-jwt' } },
     });
     return this.document;

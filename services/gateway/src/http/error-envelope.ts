@@ -1,14 +1,15 @@
 import { HttpException } from '@nestjs/common';
-import { ZodError } from 'zod';
+import { z, ZodError } from 'zod';
 import { DomainError } from '@shop/domain';
-import { describeZodError, statusOfDomainErrorKind } from '@shop/http';
+import { apiSchema, describeZodError, statusOfDomainErrorKind } from '@shop/http';
 import { ConcurrencyExhaustedError, EventStoreUnavailableError } from '@shop/eventstore';
 import { isTransientError } from '@shop/projections';
 
-export interface ErrorEnvelope {
-  error: string;
-  code: string;
-}
+export const errorEnvelopeSchema = apiSchema(
+  'Error',
+  z.object({ error: z.string().describe('human-readable message'), code: z.string() }),
+);
+export type ErrorEnvelope = z.infer<typeof errorEnvelopeSchema>;
 
 export interface ErrorResponse {
   status: number;

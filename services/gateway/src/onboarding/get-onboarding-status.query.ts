@@ -4,12 +4,16 @@ import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import type { ReadModelDatabase } from '@shop/db';
 import { userNotFound } from '@shop/domain';
+import { apiSchema } from '@shop/http';
 import { READ_DB } from '../infrastructure/tokens';
 
-export const onboardingStatusSchema = z.object({
-  step: z.number().int().min(0).max(3),
-  completed: z.boolean().describe('true exactly when step is 3'),
-});
+export const onboardingStatusSchema = apiSchema(
+  'OnboardingStatus',
+  z.object({
+    step: z.number().int().min(0).max(3),
+    completed: z.boolean().describe('true exactly when step is 3'),
+  }),
+);
 export type OnboardingStatus = z.infer<typeof onboardingStatusSchema>;
 
 export class GetOnboardingStatusQuery extends Query<OnboardingStatus> {

@@ -1,7 +1,6 @@
 import { Controller, Get, HttpCode, Post } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { z } from 'zod';
-import { displayNameSchema, shippingAddressSchema, sizesSchema } from '@shop/domain';
 import type { ShippingAddress, Sizes } from '@shop/domain';
 import { ApiError, ApiRoute, ValidBody } from '@shop/http';
 import { CurrentIdentity } from '../auth/current-identity.decorator';
@@ -12,8 +11,12 @@ import {
   OnboardingStatus,
   onboardingStatusSchema,
 } from './get-onboarding-status.query';
-
-const stepResult = (step: 1 | 2 | 3) => z.object({ success: z.boolean(), step: z.literal(step) });
+import {
+  onboardingStep1Schema,
+  onboardingStep2Schema,
+  onboardingStep3Schema,
+  onboardingStepResponseSchema,
+} from './onboarding.schema';
 
 const sessionErrors: ApiError[] = [
   { status: 401, code: 'UNAUTHORIZED', description: 'missing, expired or invalid JWT cookie' },
@@ -46,8 +49,10 @@ export class OnboardingController {
     summary: 'Step 1: display name',
     tags: ['onboarding'],
     access: 'session',
-    body: displayNameSchema,
-    responses: { 200: { description: 'Saved; the step never decreases', schema: stepResult(1) } },
+    body: onboardingStep1Schema,
+    responses: {
+      200: { description: 'Saved; the step never decreases', schema: onboardingStepResponseSchema },
+    },
     errors: [
       { status: 400, code: 'VALIDATION_ERROR', description: 'displayName missing or over 100 chars' },
       ...sessionErrors,
@@ -55,7 +60,7 @@ export class OnboardingController {
   })
   async stepOne(
     @CurrentIdentity() identity: SessionIdentity,
-    @ValidBody() body: z.infer<typeof displayNameSchema>,
+    @ValidBody() body: z.infer<typeof onboardingStep1Schema>,
   ): Promise<{ success: boolean; step: 1 }> {
     await this.commands.execute(new RunUserCommand(identity.userId, { type: 'SetDisplayName', ...body }));
     return { success: true, step: 1 };
@@ -67,8 +72,8 @@ export class OnboardingController {
     summary: 'Step 2: shipping address',
     tags: ['onboarding'],
     access: 'session',
-    body: shippingAddressSchema,
-    responses: { 200: { description: 'Address saved', schema: stepResult(2) } },
+    body: onboardingStep2Schema,
+    responses: { 200: { description: 'Address saved', schema: onboardingStepResponseSchema } },
     errors: [
       { status: 400, code: 'VALIDATION_ERROR', description: 'required field missing or country not allowed' },
       { status: 403, code: 'STEP_NOT_REACHED', description: 'step 1 not completed' },
@@ -91,8 +96,8 @@ export class OnboardingController {
     summary: 'Step 3: clothing sizes; gated routes open at once',
     tags: ['onboarding'],
     access: 'session',
-    body: sizesSchema,
-    responses: { 200: { description: 'Sizes saved', schema: stepResult(3) } },
+    body: onboardingStep3Schema,
+    responses: { 200: { description: 'Sizes saved', schema: onboardingStepResponseSchema } },
     errors: [
       { status: 400, code: 'VALIDATION_ERROR', description: 'invalid topsSize or missing field' },
       { status: 403, code: 'STEP_NOT_REACHED', description: 'step 2 not completed' },

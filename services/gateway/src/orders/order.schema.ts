@@ -2,31 +2,45 @@ import { Selectable } from 'kysely';
 import { z } from 'zod';
 import { orderStatuses } from '@shop/contracts';
 import { OrdersTable } from '@shop/db';
+import { apiSchema } from '@shop/http';
 
-export const orderSchema = z.object({
-  orderId: z.uuid(),
-  providerOrderId: z.string(),
-  type: z.enum(['checkout', 'deposit']),
-  phase: z.string().describe('provider phase string, e.g. awaiting-approval'),
-  status: z.enum(orderStatuses),
-  item: z
-    .object({
-      productId: z.string(),
-      productName: z.string(),
-      price: z.number().int().describe('USD cents'),
-      image: z.string(),
-      size: z.string(),
-      color: z.string(),
-      productUrl: z.string(),
-      retailer: z.string(),
-    })
-    .nullable()
-    .describe('product snapshot; null for deposits'),
-  payment: z.object({ status: z.string(), currency: z.string() }).nullable(),
-  quote: z.object({ totalPrice: z.object({ amount: z.string(), currency: z.string() }) }).nullable(),
-  createdAt: z.string(),
-});
+export const orderSchema = apiSchema(
+  'OrderSummary',
+  z.object({
+    orderId: z.uuid(),
+    providerOrderId: z.string(),
+    type: z.enum(['checkout', 'deposit']),
+    phase: z.string().describe('provider phase string, e.g. awaiting-approval'),
+    status: z.enum(orderStatuses),
+    item: z
+      .object({
+        productId: z.string(),
+        productName: z.string(),
+        price: z.number().int().describe('USD cents'),
+        image: z.string(),
+        size: z.string(),
+        color: z.string(),
+        productUrl: z.string(),
+        retailer: z.string(),
+      })
+      .nullable()
+      .describe('product snapshot; null for deposits'),
+    payment: z.object({ status: z.string(), currency: z.string() }).nullable(),
+    quote: z.object({ totalPrice: z.object({ amount: z.string(), currency: z.string() }) }).nullable(),
+    createdAt: z.string(),
+  }),
+);
 export type OrderResponse = z.infer<typeof orderSchema>;
+
+export const orderListSchema = apiSchema(
+  'OrderList',
+  z.object({
+    orders: z.array(orderSchema),
+    total: z.number().int(),
+    page: z.number().int(),
+    limit: z.number().int(),
+  }),
+);
 
 export function toOrder(row: Selectable<OrdersTable>): OrderResponse {
   return {

@@ -7,7 +7,7 @@ import type { SessionIdentity } from '../auth/session-identity';
 import { gatedErrors, validationError } from '../http/common-errors';
 import { GetOrderQuery, ListOrdersQuery, OrderPage } from './order-queries';
 import { orderStatuses } from '@shop/contracts';
-import { OrderResponse, orderSchema } from './order.schema';
+import { orderListSchema, OrderResponse, orderSchema } from './order.schema';
 
 const positiveInteger = (fallback: string, max?: number) =>
   z
@@ -36,17 +36,7 @@ export class OrdersController {
     tags: ['orders'],
     access: 'gated',
     query: listQuery,
-    responses: {
-      200: {
-        description: 'A page of orders',
-        schema: z.object({
-          orders: z.array(orderSchema),
-          total: z.number().int(),
-          page: z.number().int(),
-          limit: z.number().int(),
-        }),
-      },
-    },
+    responses: { 200: { description: 'A page of orders', schema: orderListSchema } },
     errors: [validationError, ...gatedErrors],
   })
   list(

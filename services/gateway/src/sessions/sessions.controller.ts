@@ -12,10 +12,11 @@ import { gatedErrors, validationError } from '../http/common-errors';
 import { EVENT_STORE } from '../infrastructure/tokens';
 import {
   ChatMessageResponse,
-  chatMessageSchema,
   ChatSessionResponse,
   chatSessionSchema,
   sessionIdParams,
+  sessionListSchema,
+  sessionWithMessagesSchema,
   titleSchema,
 } from './chat-session.schema';
 import { RunSessionCommand } from './run-session-command';
@@ -82,12 +83,7 @@ export class SessionsController {
     tags: ['sessions'],
     access: 'gated',
     query: listQuery,
-    responses: {
-      200: {
-        description: 'A page of sessions',
-        schema: z.object({ sessions: z.array(chatSessionSchema), total: z.number().int() }),
-      },
-    },
+    responses: { 200: { description: 'A page of sessions', schema: sessionListSchema } },
     errors: [validationError, ...gatedErrors],
   })
   list(@CurrentIdentity() identity: SessionIdentity, @ValidQuery() query: z.infer<typeof listQuery>) {
@@ -100,12 +96,7 @@ export class SessionsController {
     tags: ['sessions'],
     access: 'gated',
     params: sessionIdParams,
-    responses: {
-      200: {
-        description: 'The session',
-        schema: chatSessionSchema.extend({ messages: z.array(chatMessageSchema) }),
-      },
-    },
+    responses: { 200: { description: 'The session', schema: sessionWithMessagesSchema } },
     errors: sessionErrors,
   })
   get(

@@ -4,16 +4,20 @@ import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import type { ReadModelDatabase } from '@shop/db';
 import { DomainError } from '@shop/domain';
+import { apiSchema } from '@shop/http';
 import { READ_DB } from '../infrastructure/tokens';
 
-export const userProfileSchema = z.object({
-  userId: z.uuid(),
-  email: z.string().nullable(),
-  walletAddress: z.string().nullable().describe('Sui address (66 hex chars); null until provisioned'),
-  walletStatus: z.enum(['none', 'pending', 'active', 'failed']),
-  onboardingStep: z.number().int().min(0).max(3),
-  evmAddress: z.string().nullable().describe('EVM wallet (42 hex chars) used for provider payments'),
-});
+export const userProfileSchema = apiSchema(
+  'UserProfile',
+  z.object({
+    userId: z.uuid(),
+    email: z.string().nullable(),
+    walletAddress: z.string().nullable().describe('Sui address (66 hex chars); null until provisioned'),
+    walletStatus: z.enum(['none', 'pending', 'active', 'failed']),
+    onboardingStep: z.number().int().min(0).max(3),
+    evmAddress: z.string().nullable().describe('EVM wallet (42 hex chars) used for provider payments'),
+  }),
+);
 export type UserProfile = z.infer<typeof userProfileSchema>;
 
 export class GetProfileQuery extends Query<UserProfile> {

@@ -1,7 +1,7 @@
 import { Controller, Get, Header, NotFoundException, Param, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { buildOpenApiDocument, swaggerUiAsset, swaggerUiPage } from '@shop/http';
-import { errorEnvelopeJsonSchema } from './envelope';
+import { errorEnvelopeSchema } from './envelope';
 
 export const apiTags = ['search', 'payment'] as const;
 
@@ -24,7 +24,7 @@ export class DocsController {
       description:
         'Realtime marketplace search through the scraping platform, and verification of on-chain payments with deposit confirmation to the backend. Every response is the envelope {data, status, code, message}.',
       includeTag: (tag) => (apiTags as readonly string[]).includes(tag),
-      errorSchema: errorEnvelopeJsonSchema,
+      errorSchema: errorEnvelopeSchema,
     });
     return this.document;
   }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { apiSchema } from '@shop/http';
 
 /**
  * Every response of the API: `data`, a machine-readable `status`, `code` (the HTTP status, repeated)
@@ -21,17 +22,17 @@ export function okEnvelopeSchema<T extends z.ZodType>(data: T) {
 }
 
 /** Failures: `status` is an upper-case code (the HTTP status name, or a specific one listed per route). */
-export const errorEnvelopeJsonSchema = {
-  type: 'object',
-  required: ['data', 'status', 'code', 'message'],
-  properties: {
-    data: {
-      description:
+export const errorEnvelopeSchema = apiSchema(
+  'Error',
+  z.object({
+    data: z
+      .record(z.string(), z.unknown())
+      .nullable()
+      .describe(
         'null, except for payment verifications that ran: then the verification result, with success false',
-      type: ['object', 'null'],
-    },
-    status: { type: 'string', examples: ['BAD_REQUEST', 'TOO_MANY_REQUESTS', 'AMOUNT_TOO_SMALL'] },
-    code: { type: 'integer', description: 'the HTTP status code' },
-    message: { type: 'string' },
-  },
-};
+      ),
+    status: z.string().meta({ examples: ['BAD_REQUEST', 'TOO_MANY_REQUESTS', 'AMOUNT_TOO_SMALL'] }),
+    code: z.number().int().describe('the HTTP status code'),
+    message: z.string(),
+  }),
+);
