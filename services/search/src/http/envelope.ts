@@ -27,7 +27,7 @@ export const errorEnvelopeJsonSchema = {
   properties: {
     data: {
       description:
-        'null, except for payment verifications that ran: then the verification result, with success false',
+        'null, except for payment verifications that ran (the verification result, with success false) and the scraping platform health (status unavailable)',
       type: ['object', 'null'],
     },
     status: { type: 'string', examples: ['BAD_REQUEST', 'TOO_MANY_REQUESTS', 'AMOUNT_TOO_SMALL'] },
