@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { chatRequestBody, requestContextOf } from '../src/chat/chat-request.schema';
-import { placeUserTurn } from '../src/chat/stored-conversation';
+import { CONTEXT_BUDGET_CHARS, placeUserTurn } from '../src/chat/stored-conversation';
 import type { ChatMessageResponse } from '../src/sessions/chat-session.schema';
 
 const stored = (id: string, role: 'user' | 'assistant', text: string): ChatMessageResponse => ({
@@ -71,6 +71,18 @@ describe('placeUserTurn with the request context', () => {
       { role: 'user', parts: [{ type: 'text', text: 'hello' }] },
       { role: 'assistant', parts: [{ type: 'text', text: 'Hello, shopper.' }] },
     ]);
+  });
+
+  it('keeps the latest context that fits the budget', () => {
+    const long = 'x'.repeat(CONTEXT_BUDGET_CHARS / 2);
+    const request = context([
+      textMessage('c1', 'user', `oldest ${long}`),
+      textMessage('c2', 'assistant', long),
+      textMessage('c3', 'user', 'size 9'),
+      textMessage('u1', 'user', 'shoes'),
+    ]);
+    const kept = placeUserTurn([], { id: 'u1', text: 'shoes' }, request).earlier.map((m) => m.id);
+    expect(kept).toEqual(['c2', 'c3']);
   });
 
   it('takes no system message and no non-text part from the client', () => {

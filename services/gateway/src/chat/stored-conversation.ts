@@ -21,8 +21,23 @@ export interface Conversation {
   retried: boolean;
 }
 
+/** Most characters of client context given to the model: a long history costs tokens on every turn. */
+export const CONTEXT_BUDGET_CHARS = 32_000;
+
+/** The latest messages whose texts fit the budget together. */
+function withinBudget(messages: readonly ContextMessage[]): ContextMessage[] {
+  let total = 0;
+  let start = messages.length;
+  while (start > 0 && total + messages[start - 1]!.text.length <= CONTEXT_BUDGET_CHARS) {
+    start -= 1;
+    total += messages[start]!.text.length;
+  }
+  return messages.slice(start);
+}
+
 /**
- * The request's earlier messages from before the session's history: all of them when the session
+ * The request's earlier messages from before the session's history (the latest that fit
+ * CONTEXT_BUDGET_CHARS): all of them when the session
  * holds none, else those before the first stored message (found by id, or by role and text for
  * clients that send no ids). A request that does not contain the stored history gives no context:
  * the session is the record of what was said, and a client cannot rewrite it.
@@ -35,7 +50,7 @@ function contextBeforeSession(stored: readonly ChatMessageResponse[], context: r
         message.id ? message.id === first.id : message.role === first.role && message.text === firstText,
       )
     : context.length;
-  return context.slice(0, Math.max(end, 0)).map((message, index): UIMessage => ({
+  return withinBudget(context.slice(0, Math.max(end, 0))).map((message, index): UIMessage => ({
     id: message.id ?? `context-${index}`,
     role: message.role,
     parts: [{ type: 'text', text: message.text }],
