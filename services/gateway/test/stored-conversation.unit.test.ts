@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { chatRequestBody, requestContextOf } from '../src/chat/chat-request.schema';
-import { CONTEXT_BUDGET_CHARS, placeUserTurn } from '../src/chat/stored-conversation';
+import { CONTEXT_BUDGET_CHARS } from '../src/chat/context-budget';
+import { placeUserTurn } from '../src/chat/stored-conversation';
 import type { ChatMessageResponse } from '../src/sessions/chat-session.schema';
 
 const stored = (id: string, role: 'user' | 'assistant', text: string): ChatMessageResponse => ({

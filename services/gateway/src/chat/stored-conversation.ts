@@ -2,6 +2,7 @@ import type { UIMessage } from 'ai';
 import { DomainError } from '@shop/domain';
 import type { ChatMessageResponse } from '../sessions/chat-session.schema';
 import type { ContextMessage } from './chat-request.schema';
+import { CONTEXT_BUDGET_CHARS } from './context-budget';
 
 export const toUIMessage = (message: ChatMessageResponse): UIMessage => ({
   id: message.id,
@@ -20,9 +21,6 @@ export interface Conversation {
   /** True when the session already holds this user message: the request is a retry. */
   retried: boolean;
 }
-
-/** Most characters of client context given to the model: a long history costs tokens on every turn. */
-export const CONTEXT_BUDGET_CHARS = 32_000;
 
 /** The latest messages whose texts fit the budget together. */
 function withinBudget(messages: readonly ContextMessage[]): ContextMessage[] {
