@@ -35,9 +35,8 @@ function withinBudget(messages: readonly ContextMessage[]): ContextMessage[] {
 
 /**
  * The request's earlier messages from before the session's history (the latest that fit
- * CONTEXT_BUDGET_CHARS): all of them when the session
- * holds none, else those before the first stored message (found by id, or by role and text for
- * clients that send no ids). A request that does not contain the stored history gives no context:
+ * CONTEXT_BUDGET_CHARS): all of them when the session holds none, else those before the first
+ * stored message (found by id, or by role and text for clients that send no ids). A request that does not contain the stored history gives no context:
  * the session is the record of what was said, and a client cannot rewrite it.
  */
 function contextBeforeSession(stored: readonly ChatMessageResponse[], context: readonly ContextMessage[]) {
