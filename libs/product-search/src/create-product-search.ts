@@ -1,12 +1,13 @@
 import type { NatsConnection } from 'nats';
-import { MockProductSearch } from './mock-product-search';
+import { MockProductSearch, type CatalogImageUrl } from './mock-product-search';
 import { NatsProductSearch } from './nats-product-search';
 import { ProductSearch } from './product-search';
 
 export type ProductSearchOptions =
-  { mode: 'mock' } | { mode: 'scraping'; nc: NatsConnection; subjectPrefix: string; timeoutMs?: number };
+  | { mode: 'mock'; imageUrl?: CatalogImageUrl }
+  | { mode: 'scraping'; nc: NatsConnection; subjectPrefix: string; timeoutMs?: number };
 
 /** The implementation `PRODUCT_SERVICE` names. */
 export function createProductSearch(options: ProductSearchOptions): ProductSearch {
-  return options.mode === 'mock' ? new MockProductSearch() : new NatsProductSearch(options);
+  return options.mode === 'mock' ? new MockProductSearch(options.imageUrl) : new NatsProductSearch(options);
 }

@@ -11,6 +11,8 @@ import { InfrastructureModule } from './infrastructure/infrastructure.module';
 import { gatewayObservability } from './infrastructure/observability';
 import type { ServiceMetrics } from '@shop/metrics';
 import { CartModule } from './cart/cart.module';
+import { CatalogImagesModule } from './catalog-images/catalog-images.module';
+import { servesCatalogImages } from './catalog-images/serves-catalog-images';
 import { CheckoutModule } from './checkout/checkout.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 import { ChatModule } from './chat/chat.module';
@@ -49,6 +51,7 @@ export class AppModule {
         ReactionsModule,
         OnChainModule,
         ...(config.NODE_ENV !== 'production' ? [TestPageModule] : []),
+        ...(servesCatalogImages(config) ? [CatalogImagesModule] : []),
       ],
       controllers: [HealthController, DocsController],
       providers: [{ provide: APP_FILTER, useClass: AllExceptionsFilter }],

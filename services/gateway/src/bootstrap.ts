@@ -5,6 +5,7 @@ import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify
 import type { GatewayConfig } from '@shop/config';
 import type { Logger } from '@shop/observability';
 import { AppModule } from './app.module';
+import { CatalogImageAddress } from './catalog-images/catalog-image-address';
 import { ChainIndexerHost } from './onchain/chain-indexer-host';
 import { envelopeClientError } from './http/client-error';
 import type { GatewayOverrides } from './infrastructure/gateway-overrides';
@@ -79,5 +80,6 @@ export async function createGatewayApp(
 /** Listens, then starts the chain indexer when one is configured (the spec's start-up order). */
 export async function listenGateway(app: NestFastifyApplication, port: number, host: string): Promise<void> {
   await app.listen(port, host);
+  app.get(CatalogImageAddress).listeningOn((app.getHttpServer().address() as { port: number }).port);
   await app.get(ChainIndexerHost).start();
 }

@@ -8,7 +8,7 @@ import { el, renderCart, renderMessage, usd } from './render.js';
  * with tool results, cart, checkout, sessions), talking to the gateway with cookies only.
  */
 const $ = (selector) => document.querySelector(selector);
-const state = { sessionId: undefined, messages: [], sending: false };
+const state = { sessionId: undefined, messages: [], sending: false, sizes: null };
 
 function say(text, isError = false) {
   $('#status').textContent = text;
@@ -34,6 +34,7 @@ async function refresh() {
     }
     throw error;
   }
+  state.sizes = profile.sizes ?? null;
   $('#who').textContent = profile.email;
   $('#logout').hidden = false;
   if (profile.onboardingStep < 3) {
@@ -50,6 +51,7 @@ async function refresh() {
 // ---- chat -------------------------------------------------------------------------------
 
 const actions = {
+  savedSizes: () => state.sizes,
   async addToCart(product, size, color, button) {
     button.disabled = true;
     try {

@@ -1,4 +1,5 @@
 /** DOM builders for the page: messages with their tool results, product cards, the cart. */
+import { preselectedSize } from './sizes.js';
 
 export function el(tag, attributes = {}, ...children) {
   const node = document.createElement(tag);
@@ -14,7 +15,7 @@ export function el(tag, attributes = {}, ...children) {
 
 export const usd = (cents) => `$${(cents / 100).toFixed(2)}`;
 
-function choice(name, label, options) {
+function choice(name, label, options, selected) {
   if (!options || options.length === 0) return undefined;
   return el(
     'label',
@@ -23,13 +24,13 @@ function choice(name, label, options) {
     el(
       'select',
       { name },
-      options.map((option) => el('option', {}, option)),
+      options.map((option) => el('option', { selected: option === selected }, option)),
     ),
   );
 }
 
-/** A product from a tool result, with add-to-cart straight from the chat. */
-export function productCard(product, onAdd) {
+/** A product from a tool result, with add-to-cart straight from the chat, in the shopper's size. */
+export function productCard(product, onAdd, savedSizes) {
   const card = el(
     'div',
     { class: 'product', 'data-product-id': product.productId },
@@ -38,7 +39,7 @@ export function productCard(product, onAdd) {
     el('div', { class: 'name' }, product.productName),
     el('div', { class: 'meta' }, `${product.brand} · ${product.retailer}`),
     el('div', { class: 'price' }, usd(product.price)),
-    choice('size', 'Size', product.sizes),
+    choice('size', 'Size', product.sizes, preselectedSize(product.sizes, savedSizes)),
     choice('color', 'Color', product.colors),
   );
   const button = el('button', { type: 'button', class: 'add' }, 'Add to cart');
@@ -98,7 +99,7 @@ function renderTool(part, actions) {
       ? el(
           'div',
           { class: 'products' },
-          products.map((product) => productCard(product, actions.addToCart)),
+          products.map((product) => productCard(product, actions.addToCart, actions.savedSizes())),
         )
       : undefined,
   );

@@ -235,6 +235,27 @@ describe('persistence', () => {
     expect(promptText(prompt)).not.toContain('forged');
   });
 
+  it('gives the model the earlier messages of a request that starts a session, and stores only the turn', async () => {
+    const client = await shopper();
+    const scripted = scriptedModel([textStep('Here are size 9 trainers.')]);
+    model.current = scripted;
+    const reply = await chat(client, {
+      messages: [
+        { role: 'user', content: 'I wear size 9 trainers' },
+        { role: 'assistant', content: 'Noted: size 9.' },
+        { role: 'user', content: 'show me running shoes' },
+      ],
+    });
+    const prompt = scripted.doStreamCalls[0]!.prompt;
+    expect(prompt.map((message) => message.role)).toEqual(['system', 'user', 'assistant', 'user']);
+    expect(promptText(prompt)).toContain('I wear size 9 trainers');
+    const session = await client.request('GET', `/api/sessions/${reply.headers.get('x-session-id')}`);
+    expect((session.json.messages as { role: string }[]).map(({ role }) => role)).toEqual([
+      'user',
+      'assistant',
+    ]);
+  });
+
   it('stores a retried turn once', async () => {
     const client = await shopper();
     model.current = scriptedModel([textStep('Hi!')]);

@@ -14,11 +14,19 @@ interface Locator {
   selectOption(value: string): Promise<unknown>;
   waitFor(options?: { state?: 'visible' | 'hidden' | 'attached'; timeout?: number }): Promise<void>;
   textContent(): Promise<string | null>;
+  inputValue(): Promise<string>;
+  evaluate<T>(fn: (node: LoadedImage) => T | Promise<T>): Promise<T>;
   count(): Promise<number>;
   first(): Locator;
   nth(index: number): Locator;
   locator(selector: string): Locator;
   filter(options: { hasText: string | RegExp }): Locator;
+}
+/** What the test reads of an <img> (the test's type-check has no DOM library). */
+interface LoadedImage {
+  complete: boolean;
+  naturalWidth: number;
+  addEventListener(event: 'load' | 'error', listener: () => void): void;
 }
 interface Page {
   goto(url: string): Promise<unknown>;
@@ -60,6 +68,15 @@ async function loadChromium(): Promise<Chromium> {
 
 let stack: TestStack;
 let browser: Browser;
+
+/** The loaded width of an image, once it has loaded or failed (0 when it could not be loaded). */
+function imageWidth(image: LoadedImage): Promise<number> {
+  if (image.complete) return Promise.resolve(image.naturalWidth);
+  return new Promise((done) => {
+    image.addEventListener('load', () => done(image.naturalWidth));
+    image.addEventListener('error', () => done(0));
+  });
+}
 
 beforeAll(async () => {
   const chromium = await loadChromium();
@@ -112,7 +129,7 @@ describe('the /test page in headless Chromium', () => {
     await page.locator('#step-3').waitFor();
     await page.locator('#step-3 [name=topsSize]').selectOption('M');
     await page.locator('#step-3 [name=bottomsSize]').fill('32');
-    await page.locator('#step-3 [name=footwearSize]').fill('42');
+    await page.locator('#step-3 [name=footwearSize]').fill('9');
     await page.locator('#step-3 button').click();
 
     await page.locator('#shop').waitFor();
@@ -147,7 +164,10 @@ describe('the /test page in headless Chromium', () => {
     // Add the first product from its card in the chat.
     const card = cards.first();
     const name = (await card.locator('.name').textContent())!;
-    if ((await card.locator('[name=size]').count()) > 0) await card.locator('[name=size]').selectOption('M');
+    // The card offers the shopper's saved size first, and shows the catalogue's picture.
+    expect(await card.locator('[name=size]').inputValue()).toBe('M');
+    expect(await card.locator('img').count()).toBe(1);
+    expect(await card.locator('img').evaluate(imageWidth)).toBeGreaterThan(0);
     await card.locator('button.add').click();
     await page.locator('#cart-items li').filter({ hasText: name }).waitFor();
 
@@ -164,6 +184,13 @@ describe('the /test page in headless Chromium', () => {
       .locator('#session-list li')
       .filter({ hasText: /hoodie/i })
       .waitFor();
+
+    // Footwear cards offer the saved footwear size.
+    await page.locator('#chat-input').fill('show me running shoes');
+    await page.locator('#send').click();
+    const shoes = page.locator('.message.assistant').nth(2).locator('.product');
+    await shoes.first().waitFor();
+    expect(await shoes.first().locator('[name=size]').inputValue()).toBe('9');
 
     await page.screenshot({ path: resolve(outputDirectory, 'chat-browser.png'), fullPage: true });
     expect(existsSync(resolve(outputDirectory, 'chat-browser.png'))).toBe(true);

@@ -59,7 +59,8 @@ const ai600Keys: Record<string, string[]> = {
   'tool-output-error': ['toolCallId', 'errorText', 'providerExecuted', 'dynamic'],
   'data-memwal-activity': ['id', 'data', 'transient'],
   finish: ['finishReason', 'messageMetadata'],
-  error: ['errorText'],
+  // `error` is the spec's name of the text, sent next to errorText on purpose (see v6-chunks.ts).
+  error: ['errorText', 'error'],
 };
 
 function expectAi600Chunks(chunks: UIMessageChunk[]) {
@@ -196,7 +197,11 @@ describe('POST /api/chat stream', () => {
     expect(reply.status).toBe(200);
     expect(reply.text.endsWith('data: [DONE]\n\n')).toBe(true);
     const error = reply.chunks.find((chunk) => chunk.type === 'error');
-    expect(error).toEqual({ type: 'error', errorText: 'The assistant could not answer; please try again.' });
+    expect(error).toEqual({
+      type: 'error',
+      errorText: 'The assistant could not answer; please try again.',
+      error: 'The assistant could not answer; please try again.',
+    });
     expect(reply.chunks[0]?.type).toBe('start');
     expectAi600Chunks(reply.chunks);
 

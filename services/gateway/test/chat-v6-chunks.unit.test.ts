@@ -37,10 +37,17 @@ describe('toV6Chunk', () => {
       { type: 'text-delta', id: 't1', delta: 'Hi' },
       { type: 'tool-input-available', toolCallId: 'c1', toolName: 'viewCart', input: {}, dynamic: false },
       { type: 'finish', finishReason: 'stop' },
-      { type: 'error', errorText: 'failed' },
       { type: 'data-memwal-activity', id: 'memwal-recall', data: { status: 'loading' }, transient: false },
     ] as UIMessageChunk[];
     expect(chunks.map(toV6Chunk)).toEqual(chunks);
+  });
+
+  it('sends an error chunk with errorText for AI SDK 6 readers and error for the spec table', () => {
+    expect(toV6Chunk({ type: 'error', errorText: 'The assistant could not answer' })).toEqual({
+      type: 'error',
+      errorText: 'The assistant could not answer',
+      error: 'The assistant could not answer',
+    });
   });
 
   it('leaves out chunk kinds an older client cannot parse', () => {

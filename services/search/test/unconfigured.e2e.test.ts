@@ -1,4 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { createServer, type AddressInfo } from 'node:net';
 import { toBase58 } from '@mysten/sui/utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NatsProductSearch, ProductSearchError } from '@shop/product-search';
@@ -7,16 +8,27 @@ import { ApiClient, SearchStack, startSearchStack } from './stack';
 
 let missing: SearchStack;
 let rejected: SearchStack;
+let unreachable: SearchStack;
 
 beforeAll(async () => {
-  [missing, rejected] = await Promise.all([
+  [missing, rejected, unreachable] = await Promise.all([
     startSearchStack('unconfigured', { APIFY_API_TOKEN: '', CHAIN_MERCHANT_ADDRESS: '' }),
     startSearchStack('badtoken', { APIFY_API_TOKEN: 'not-the-platform-token', DEPOSIT_WEBHOOK_SECRET: '' }),
+    startSearchStack('unreachable', { APIFY_API_BASE_URL: `http://127.0.0.1:${await closedPort()}` }),
   ]);
 });
 afterAll(async () => {
-  await Promise.all([missing?.stop(), rejected?.stop()]);
+  await Promise.all([missing?.stop(), rejected?.stop(), unreachable?.stop()]);
 });
+
+/** A port nothing listens on: connections to it are refused at once. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((closed) => server.close(closed));
+  return port;
+}
 
 describe('without a scraping token', () => {
   it('answers search and product with 503 saying the token is missing, and reports unavailable', async () => {
@@ -60,6 +72,41 @@ describe('with a token the platform refuses', () => {
     const health = await client.get('/api/search/realtime/health');
     expect(health.status).toBe(503);
     expect(health.json.data).toEqual({ status: 'unavailable' });
+  });
+});
+
+describe('when the scraping platform cannot be reached', () => {
+  it('answers health with status unavailable in the envelope, and a 503 for probes', async () => {
+    const health = await new ApiClient(unreachable.url).get('/api/search/realtime/health');
+    expect(health.status).toBe(503);
+    expect(health.json).toEqual({
+      data: { status: 'unavailable' },
+      status: 'SERVICE_UNAVAILABLE',
+      code: 503,
+      message: expect.stringContaining('ECONNREFUSED'),
+    });
+  });
+
+  it('documents that 503 answer in /api-docs: the envelope with data.status unavailable', async () => {
+    const doc = await new ApiClient(unreachable.url).get('/api-docs-json');
+    type Response = { content?: Record<string, { schema: unknown }> };
+    const document = doc.json as unknown as {
+      paths: Record<string, Record<string, { responses: Record<string, Response> }>>;
+    };
+    const unavailable = document.paths['/api/search/realtime/health']!.get!.responses['503'];
+    expect(unavailable?.content?.['application/json']?.schema).toMatchObject({
+      type: 'object',
+      required: expect.arrayContaining(['data', 'status', 'code', 'message']),
+      properties: {
+        data: {
+          type: 'object',
+          properties: { status: { type: 'string', const: 'unavailable' } },
+          required: ['status'],
+        },
+        status: { type: 'string', const: 'SERVICE_UNAVAILABLE' },
+        code: { type: 'number', const: 503 },
+      },
+    });
   });
 });
 

@@ -21,7 +21,7 @@ import type { AgentMemory } from '../memory/agent-memory';
 import type { ChatMessageResponse } from '../sessions/chat-session.schema';
 import { RunSessionCommand } from '../sessions/run-session-command';
 import { GetSessionQuery } from '../sessions/session-queries';
-import { ChatRequest, userTurnOf } from './chat-request.schema';
+import { ChatRequest, requestContextOf, userTurnOf } from './chat-request.schema';
 import { ChatTools } from './chat-tools';
 import { memoryActivityPart, type MemoryActivityPart } from './memory-activity';
 import { SessionTitler } from './session-titler';
@@ -38,7 +38,7 @@ export interface ChatTurn {
   userId: string;
   sessionId: string;
   userText: string;
-  /** The stored history plus the new user turn, as the model reads it. */
+  /** The request's context the session lacks, the stored history and the new user turn, as the model reads them. */
   modelMessages: ModelMessage[];
   /** Derived from the user turn, so a retried request stores its answer once. */
   replyId: string;
@@ -78,7 +78,11 @@ export class ChatAgent {
         new RunSessionCommand(sessionId, { type: 'CreateSession', userId, title: null }),
       );
     }
-    const { earlier, userMessage } = placeUserTurn(stored, { id: turn.id ?? randomUUID(), text: turn.text });
+    const { earlier, userMessage } = placeUserTurn(
+      stored,
+      { id: turn.id ?? randomUUID(), text: turn.text },
+      requestContextOf(request),
+    );
     // The decider checks ownership again against the stream, and stores a retried turn once.
     await this.commands.execute(
       new RunSessionCommand(sessionId, {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CONTEXT_BUDGET_CHARS } from './context-budget';
 
 export const MAX_USER_TEXT = 8000;
 const MAX_MESSAGES = 500;
@@ -35,7 +36,7 @@ export const chatRequestBody = z
       .min(1)
       .max(MAX_MESSAGES)
       .describe(
-        'The conversation as the client holds it; the last message is the new user turn. Earlier messages are accepted (useChat resends them) but the model is given the stored session instead.',
+        `The conversation as the client holds it; the last message is the new user turn. Earlier messages are context: those from before the stored history of the session (all of them for a session without history; else those before its first stored message, matched by id or else by role and text) are given to the model ahead of the stored history (the latest that fit ${CONTEXT_BUDGET_CHARS} characters), never stored and never repeated. The stored history itself is not replaced by what a client sends; system messages and non-text parts are ignored.`,
       ),
     sessionId: z.uuid().optional().describe('Omit to start a new session'),
   })
@@ -69,4 +70,23 @@ export interface UserTurn {
 export function userTurnOf(request: ChatRequest): UserTurn {
   const last = request.messages.at(-1)!;
   return { id: last.id, text: textOf(last) };
+}
+
+/** An earlier message of the request, as context for the model: only what a client may assert. */
+export interface ContextMessage {
+  id: string | undefined;
+  role: 'user' | 'assistant';
+  text: string;
+}
+
+/**
+ * The request's messages before the new turn. A client cannot speak for the system prompt, and its
+ * tool parts prove nothing, so only the text of its user and assistant messages is kept.
+ */
+export function requestContextOf(request: ChatRequest): ContextMessage[] {
+  return request.messages.slice(0, -1).flatMap((message) => {
+    if (message.role === 'system') return [];
+    const text = textOf(message);
+    return text ? [{ id: message.id, role: message.role, text }] : [];
+  });
 }

@@ -10,10 +10,10 @@ export const CHAT_STREAM_DESCRIPTION = [
   '| tool-call | `tool-input-available` | `toolCallId`, `toolName`, `input` (the arguments) |',
   '| tool-result | `tool-output-available` | `toolCallId`, `output` (the result); a failed tool is `tool-output-error` with `errorText` |',
   '| data-* | `data-memwal-activity` | `id` (`memwal-recall`: the `loading` record is replaced by the outcome), `data`: `{source: "memwal", status: loading, success, empty or error, message, namespace, query, memories: [{blobId, text, distance}], injectedIntoPrompt}` |',
-  '| error | `error` | `errorText`; the stream then ends normally |',
+  '| error | `error` | `errorText` (what AI SDK 6 clients read) and `error` (the same text, as the spec names it); the stream then ends normally |',
   '| finish | `finish` | `finishReason` (stop, length, content-filter, tool-calls, error, other) |',
   '',
-  'Also sent, and ignored by simple clients: `start` (`messageId`: the id the reply is stored under), `start-step` / `finish-step` around each model call (at most 5 per request), `tool-input-start` / `tool-input-delta` while a tool call is being written, `reasoning-*`. Chunks carry only the fields ai 6.0.0 clients know.',
+  'Also sent, and ignored by simple clients: `start` (`messageId`: the id the reply is stored under), `start-step` / `finish-step` around each model call (at most 5 per request), `tool-input-start` / `tool-input-delta` while a tool call is being written, `reasoning-*`. Chunks carry only the fields ai 6.0.0 clients know, except the `error` field of the error chunk (later 6.0.x clients ignore it; 6.0.0 clients, whose schemas are strict, end the chat in their error state with a validation message instead of the text).',
   '',
   'Tools: searchProducts, getProductDetails, viewCart, addToCart, removeFromCart, checkout, rememberPreference. The user turn and the reply (with its tool calls and results as parts) are stored in the session; GET /api/sessions/:id returns them. The first exchange of an untitled session names it.',
 ].join('\n');

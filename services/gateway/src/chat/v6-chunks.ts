@@ -53,6 +53,10 @@ export function toV6Chunk(chunk: UIMessageChunk): UIMessageChunk | undefined {
     const value = (chunk as Record<string, unknown>)[field];
     if (value !== undefined) kept[field] = value;
   }
+  // The spec's chunk table names the message `error`; AI SDK 6 readers take `errorText`. Both are
+  // sent. An ai 6.0.0 client (strict chunk schemas) rejects the extra key and ends the chat in its
+  // error state with a validation message instead of the text: it ends in that state either way.
+  if (chunk.type === 'error') kept.error = chunk.errorText;
   return kept as UIMessageChunk;
 }
 

@@ -18,6 +18,8 @@ import { createRedis, RateLimiter, redisReady } from '@shop/redis';
 import type { Redis } from '@shop/redis';
 import { encryptionKeyFromHex, WalletKeyVault } from '@shop/wallets';
 import type { GatewayOverrides } from './gateway-overrides';
+import { CatalogImageAddress } from '../catalog-images/catalog-image-address';
+import { servesCatalogImages } from '../catalog-images/serves-catalog-images';
 import {
   CHAT_MODEL,
   CONFIG,
@@ -145,12 +147,17 @@ export class InfrastructureModule implements OnApplicationShutdown {
                 })
               : null,
         },
+        { provide: CatalogImageAddress, useValue: new CatalogImageAddress(config.HOST, config.PORT) },
         {
           provide: PRODUCT_SEARCH,
-          inject: [NATS],
-          useFactory: (nc: NatsConnection) =>
+          inject: [NATS, CatalogImageAddress],
+          useFactory: (nc: NatsConnection, images: CatalogImageAddress) =>
             config.PRODUCT_SERVICE === 'mock'
-              ? createProductSearch({ mode: 'mock' })
+              ? // The catalogue's own image host does not exist; outside production the gateway serves them.
+                createProductSearch({
+                  mode: 'mock',
+                  imageUrl: servesCatalogImages(config) ? images.urlOf : undefined,
+                })
               : createProductSearch({ mode: 'scraping', nc, subjectPrefix: config.EVENT_SUBJECT_PREFIX }),
         },
         { provide: CHAT_MODEL, useValue: overrides.chatModel ?? createChatModel(config) },
@@ -175,6 +182,7 @@ export class InfrastructureModule implements OnApplicationShutdown {
         PROVIDER,
         WALLET_VAULT,
         PRODUCT_SEARCH,
+        CatalogImageAddress,
         CHAT_MODEL,
         SUI_CLIENT,
         CART_CONTRACT,

@@ -16,6 +16,10 @@ export const userProfileSchema = apiSchema(
     walletStatus: z.enum(['none', 'pending', 'active', 'failed']),
     onboardingStep: z.number().int().min(0).max(3),
     evmAddress: z.string().nullable().describe('EVM wallet (42 hex chars) used for provider payments'),
+    sizes: z
+      .object({ topsSize: z.string(), bottomsSize: z.string(), footwearSize: z.string() })
+      .nullable()
+      .describe('The sizes saved at onboarding step 3 (null before), which clients may preselect'),
   }),
 );
 export type UserProfile = z.infer<typeof userProfileSchema>;
@@ -33,7 +37,7 @@ export class GetProfileHandler implements IQueryHandler<GetProfileQuery> {
   async execute(query: GetProfileQuery): Promise<UserProfile> {
     const row = await this.db
       .selectFrom('users')
-      .select(['user_id', 'email', 'sui_address', 'wallet_status', 'onboarding_step', 'evm_address'])
+      .select(['user_id', 'email', 'sui_address', 'wallet_status', 'onboarding_step', 'evm_address', 'sizes'])
       .where('user_id', '=', query.userId)
       .executeTakeFirst();
     if (!row) throw new DomainError('not_found', 'USER_NOT_FOUND', 'No user record for this session');
@@ -44,6 +48,13 @@ export class GetProfileHandler implements IQueryHandler<GetProfileQuery> {
       walletStatus: row.wallet_status,
       onboardingStep: row.onboarding_step,
       evmAddress: row.evm_address,
+      sizes: row.sizes
+        ? {
+            topsSize: row.sizes.topsSize,
+            bottomsSize: row.sizes.bottomsSize,
+            footwearSize: row.sizes.footwearSize,
+          }
+        : null,
     };
   }
 }

@@ -29,7 +29,7 @@ export const errorEnvelopeSchema = apiSchema(
       .record(z.string(), z.unknown())
       .nullable()
       .describe(
-        'null, except for payment verifications that ran: then the verification result, with success false',
+        'null, except for payment verifications that ran (the verification result, with success false) and the scraping platform health (status unavailable)',
       ),
     status: z.string().meta({ examples: ['BAD_REQUEST', 'TOO_MANY_REQUESTS', 'AMOUNT_TOO_SMALL'] }),
     code: z.number().int().describe('the HTTP status code'),

@@ -40,3 +40,11 @@ export const asinParamsSchema = z.object({ asin: productIdSchema });
 
 export const scraperHealthSchema = z.object({ status: z.enum(['healthy', 'unavailable']) });
 export type ScraperHealth = z.infer<typeof scraperHealthSchema>['status'];
+
+/** The health route's 503: the same data as its 200, in the failure envelope. */
+export const unavailableEnvelopeSchema = z.object({
+  data: z.object({ status: z.literal('unavailable') }),
+  status: z.literal('SERVICE_UNAVAILABLE'),
+  code: z.literal(503),
+  message: z.string(),
+});

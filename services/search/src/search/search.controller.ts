@@ -15,6 +15,7 @@ import {
   realtimeSearchSchema,
   ScraperHealth,
   scraperHealthSchema,
+  unavailableEnvelopeSchema,
 } from './search-schemas';
 
 const rateLimited = {
@@ -64,19 +65,18 @@ export class SearchController {
 
   @Get('health')
   @ApiRoute({
-    summary: 'Whether the scraping platform accepts the token (a user lookup); 503 when it does not',
+    summary:
+      "Whether the scraping platform accepts the token (a user lookup): data.status is the spec's healthy or unavailable",
     tags: ['search'],
     access: 'public',
     responses: {
       200: { description: 'Reachable and authorised', schema: okEnvelopeSchema(scraperHealthSchema) },
-    },
-    errors: [
-      {
-        status: 503,
-        code: 'SERVICE_UNAVAILABLE',
-        description: 'data.status is "unavailable"; message says why',
+      503: {
+        description:
+          "Unreachable, or the token is missing or refused. The body is the spec's {status: unavailable} as the data of the envelope, like the healthy answer; the HTTP status is 503 rather than 200 so load balancers and probes that read only the status line see the outage. message says why.",
+        schema: unavailableEnvelopeSchema,
       },
-    ],
+    },
   })
   async health(): Promise<Envelope<{ status: ScraperHealth }>> {
     const { status, reason } = await this.search.health();

@@ -1,0 +1,5 @@
+import { Module } from '@nestjs/common';
+import { CatalogImagesController } from './catalog-images.controller';
+
+@Module({ controllers: [CatalogImagesController] })
+export class CatalogImagesModule {}
