@@ -5,6 +5,7 @@ import type { DatabaseHandle } from '@shop/db';
 import type { EventStore } from '@shop/eventstore';
 import { CartContractClient, createSuiClient } from '@shop/chain';
 import { startSuiSandbox, SuiSandbox } from '@shop/sandbox-sui';
+import { ChainIndexerHost } from '../src/onchain/chain-indexer-host';
 import { eventually, startTestStack, TestClient, TestStack } from './stack';
 
 const webhookSecret = `whsec_${randomBytes(24).toString('base64')}`;
@@ -69,6 +70,105 @@ const objectIdOf = async (itemId: string) =>
       [itemId],
     )
   ).rows[0]?.id ?? null;
+
+const chain = () =>
+  new CartContractClient({
+    client: createSuiClient({ url: sui.url }),
+    packageId: sui.packageId,
+    registryId: sui.registryId,
+    relayer: sui.relayer.secretKey!,
+  });
+
+/** Every contract checkout of an order, read from the chain's own events. */
+async function contractCheckouts(orderId: string): Promise<string[]> {
+  const digests: string[] = [];
+  for (let cursor = null, more = true; more; ) {
+    const page = await chain().queryContractEvents(cursor);
+    for (const e of page.events) if (e.kind === 'OrderCreated' && e.orderId === orderId) digests.push(e.txDigest);
+    cursor = page.nextCursor;
+    more = page.hasNextPage;
+  }
+  return digests;
+}
+
+/** The indexer lagging as far as it can: stopped until the test resumes it. */
+async function withIndexerStopped<T>(run: () => Promise<T>): Promise<T> {
+  const host = stack.apps[0]!.get(ChainIndexerHost);
+  await host.stop();
+  try {
+    return await run();
+  } finally {
+    await host.start();
+  }
+}
+
+describe('on-chain cart before the indexer caught up', () => {
+  it('answers 204 to a delete sent right after the add, and the chain drops the object', async () => {
+    const { client, sui: address } = await shopper();
+    await client.request('POST', '/api/cart/init');
+    const deleted = await withIndexerStopped(async () => {
+      const added = await client.request('POST', '/api/cart', product(500));
+      expect(added.status).toBe(201);
+      const res = await client.request('DELETE', `/api/cart/${added.json.id}`);
+      expect([res.status, res.text]).toEqual([204, '']);
+      expect((await client.request('GET', '/api/cart')).json.items).toEqual([]);
+      return added.json.id as string;
+    });
+    expect(
+      await eventually(
+        async () => (await chain().getCart(address))?.itemIds ?? null,
+        (ids) => ids?.length === 0,
+      ),
+    ).toEqual([]);
+    const again = await client.request('POST', '/api/cart', product(500));
+    expect(again.status).toBe(201);
+    expect((await client.request('GET', '/api/cart')).json.items).toMatchObject([{ id: again.json.id }]);
+    expect((await client.request('DELETE', `/api/cart/${deleted}`)).json.code).toBe('CartItemNotFoundError');
+  }, 30_000);
+
+  it('calls the contract checkout exactly once when the payment webhook beats the indexer', async () => {
+    const { client, evm } = await shopper();
+    stack.provider.fund(evm, '100');
+    await client.request('POST', '/api/cart/init');
+    const orderId = await withIndexerStopped(async () => {
+      const item = await client.request('POST', '/api/cart', product(600));
+      const order = await client.request('POST', '/api/checkout', { cartItemId: item.json.id });
+      expect(order.status).toBe(201);
+      stack.provider.approve(order.json.providerOrderId as string);
+      const id = order.json.orderId as string;
+      const row = await eventually(
+        async () =>
+          (
+            await database.pool.query<{ tx_hash: string | null; status: string }>(
+              `SELECT tx_hash, status FROM ${stack.env.schema}.orders WHERE order_id = $1`,
+              [id],
+            )
+          ).rows[0],
+        (r) => !!r?.tx_hash && r.status === 'delivered',
+        20_000,
+      );
+      expect(row).toMatchObject({ status: 'delivered', tx_hash: expect.any(String) });
+      return id;
+    });
+    const checkouts = await contractCheckouts(orderId);
+    expect(checkouts).toHaveLength(1);
+    const events = await eventually(
+      async () => (await store.load('order', orderId)).events,
+      (all) => all.some((e) => e.type === 'OrderDelivered'),
+    );
+    expect(events.filter((e) => e.type === 'OrderOnChainCheckoutFailed')).toEqual([]);
+    expect(events.filter((e) => e.type === 'OrderCheckedOutOnChain').map((e) => e.data)).toEqual([
+      { txDigest: checkouts[0] },
+    ]);
+    const txHash = (
+      await database.pool.query<{ tx_hash: string }>(
+        `SELECT tx_hash FROM ${stack.env.schema}.orders WHERE order_id = $1`,
+        [orderId],
+      )
+    ).rows[0]?.tx_hash;
+    expect(txHash).toBe(checkouts[0]);
+  }, 40_000);
+});
 
 describe('on-chain cart (CART_SERVICE=onchain)', () => {
   it('init -> add -> the indexer links the object id -> list shows it -> remove -> gone', async () => {
