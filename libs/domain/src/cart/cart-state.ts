@@ -20,6 +20,11 @@ export interface CartState {
   checkouts: Map<string, CheckoutReservation>;
   /** On-chain object id of each item, as the indexer saw it (CART_SERVICE=onchain). */
   links: Map<string, string>;
+  /**
+   * Items the user removed while the contract's cart still holds their object (CART_SERVICE=onchain):
+   * the delete is the user's answer at once, the chain catches up after.
+   */
+  chainRemovals: Map<string, CartItem>;
   onChainCartId: string | null;
 }
 
@@ -29,6 +34,7 @@ export const initialCartState: CartState = {
   ordered: new Map(),
   checkouts: new Map(),
   links: new Map(),
+  chainRemovals: new Map(),
   onChainCartId: null,
 };
 

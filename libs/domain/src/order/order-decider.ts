@@ -18,6 +18,8 @@ export interface OrderState {
   walletAddress: string | null;
   serializedTransaction: string | null;
   onChainDigest: string | null;
+  /** Contract checkouts sent whose answer was lost: looked up before another is sent. */
+  onChainSubmitted: string[];
 }
 
 export const initialOrderState: OrderState = {
@@ -33,6 +35,7 @@ export const initialOrderState: OrderState = {
   walletAddress: null,
   serializedTransaction: null,
   onChainDigest: null,
+  onChainSubmitted: [],
 };
 
 export interface CreateOrder {
@@ -72,8 +75,17 @@ export interface RecordOnChainCheckoutFailure {
   reason: string;
 }
 
+export interface RecordOnChainCheckoutSubmitted {
+  type: 'RecordOnChainCheckoutSubmitted';
+  txDigest: string;
+}
+
 export type OrderCommand =
-  CreateOrder | ApplyProviderUpdate | RecordOnChainCheckout | RecordOnChainCheckoutFailure;
+  | CreateOrder
+  | ApplyProviderUpdate
+  | RecordOnChainCheckout
+  | RecordOnChainCheckoutFailure
+  | RecordOnChainCheckoutSubmitted;
 
 const rank: Record<OrderStatus, number> = {
   awaiting_approval: 0,
@@ -137,6 +149,11 @@ export const orderDecider: Decider<OrderCommand, OrderEvent, OrderState> = {
         ? []
         : [{ type: 'OrderCheckedOutOnChain', data: { txDigest: command.txDigest } }];
     }
+    if (command.type === 'RecordOnChainCheckoutSubmitted') {
+      return state.onChainDigest || state.onChainSubmitted.includes(command.txDigest)
+        ? []
+        : [{ type: 'OrderOnChainCheckoutSubmitted', data: { txDigest: command.txDigest } }];
+    }
     if (command.type === 'RecordOnChainCheckoutFailure') {
       return state.onChainDigest
         ? []
@@ -186,10 +203,13 @@ export const orderDecider: Decider<OrderCommand, OrderEvent, OrderState> = {
         walletAddress: d.walletAddress,
         serializedTransaction: d.serializedTransaction,
         onChainDigest: null,
+        onChainSubmitted: [],
       };
     }
     if (event.type === 'OrderCheckedOutOnChain') return { ...state, onChainDigest: event.data.txDigest };
     if (event.type === 'OrderOnChainCheckoutFailed') return state;
+    if (event.type === 'OrderOnChainCheckoutSubmitted')
+      return { ...state, onChainSubmitted: [...state.onChainSubmitted, event.data.txDigest] };
     const status = statusAfter[event.type];
     return {
       ...state,
