@@ -136,7 +136,12 @@ export class CartContractClient {
     if (status.status === 'failure') {
       const reason = status.error ?? 'unknown execution failure';
       throw this.namedAbort(
-        new ChainExecutionError(`transaction ${digest} failed: ${reason}`, reason, digest, parseMoveAbort(reason)),
+        new ChainExecutionError(
+          `transaction ${digest} failed: ${reason}`,
+          reason,
+          digest,
+          parseMoveAbort(reason),
+        ),
       );
     }
     return {

@@ -94,7 +94,7 @@ const indexer = () => stack.apps[0]!.get(ChainIndexerHost);
 /** Every OrderCreated the contract emitted, by order id. */
 async function contractCheckouts(): Promise<Map<string, string[]>> {
   const byOrder = new Map<string, string[]>();
-  for (let cursor = null, more = true; more; ) {
+  for (let cursor = null, more = true; more;) {
     const page = await chain.queryContractEvents(cursor);
     for (const e of page.events)
       if (e.kind === 'OrderCreated') byOrder.set(e.orderId, [...(byOrder.get(e.orderId) ?? []), e.txDigest]);
@@ -172,7 +172,9 @@ async function run(ops: Op[]): Promise<void> {
         case 'checkout': {
           const ids = await listed();
           if (ids.length === 0) break;
-          const order = await client.request('POST', '/api/checkout', { cartItemId: ids[step.pick % ids.length] });
+          const order = await client.request('POST', '/api/checkout', {
+            cartItemId: ids[step.pick % ids.length],
+          });
           expect([201, 409, 404]).toContain(order.status);
           // An item whose checkout is open answers with that order: it is approved once.
           if (order.status === 201 && !approved.has(order.json.orderId as string)) {
@@ -218,16 +220,20 @@ async function run(ops: Op[]): Promise<void> {
 }
 
 describe('on-chain cart operations against the Sui stand-in (property)', () => {
-  it('leave the read model and the contract cart with the same items, and each paid order checked out once on chain', async () => {
-    let scenarios = 0;
-    await fc.assert(
-      fc.asyncProperty(fc.array(op, { minLength: 3, maxLength: 8 }), async (ops) => {
-        scenarios += 1;
-        await run(ops);
-      }),
-      { numRuns: runs, endOnFailure: true },
-    );
-    console.info(`on-chain cart property: ${scenarios} scenarios`, tally);
-    expect(scenarios).toBe(runs);
-  }, 60_000 + runs * 20_000);
+  it(
+    'leave the read model and the contract cart with the same items, and each paid order checked out once on chain',
+    async () => {
+      let scenarios = 0;
+      await fc.assert(
+        fc.asyncProperty(fc.array(op, { minLength: 3, maxLength: 8 }), async (ops) => {
+          scenarios += 1;
+          await run(ops);
+        }),
+        { numRuns: runs, endOnFailure: true },
+      );
+      console.info(`on-chain cart property: ${scenarios} scenarios`, tally);
+      expect(scenarios).toBe(runs);
+    },
+    60_000 + runs * 20_000,
+  );
 });

@@ -82,9 +82,10 @@ const chain = () =>
 /** Every contract checkout of an order, read from the chain's own events. */
 async function contractCheckouts(orderId: string): Promise<string[]> {
   const digests: string[] = [];
-  for (let cursor = null, more = true; more; ) {
+  for (let cursor = null, more = true; more;) {
     const page = await chain().queryContractEvents(cursor);
-    for (const e of page.events) if (e.kind === 'OrderCreated' && e.orderId === orderId) digests.push(e.txDigest);
+    for (const e of page.events)
+      if (e.kind === 'OrderCreated' && e.orderId === orderId) digests.push(e.txDigest);
     cursor = page.nextCursor;
     more = page.hasNextPage;
   }

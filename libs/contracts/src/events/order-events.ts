@@ -97,7 +97,7 @@ export const OrderOnChainCheckoutSubmitted = defineEvent({
   version: 1,
   aggregate: 'order',
   description:
-    "A contract checkout was sent and its answer lost: its digest is looked up before another is sent.",
+    'A contract checkout was sent and its answer lost: its digest is looked up before another is sent.',
   schema: z.object({ txDigest: z.string() }),
 });
 

@@ -74,7 +74,10 @@ export class OnChainCheckoutReaction implements Reaction {
         this.logger.warn({ orderId, err: error }, 'on-chain checkout not done yet; retrying');
         throw error;
       }
-      this.logger.warn({ orderId, err: error }, 'on-chain checkout refused by the chain; the order status stands');
+      this.logger.warn(
+        { orderId, err: error },
+        'on-chain checkout refused by the chain; the order status stands',
+      );
       await record({ type: 'RecordOnChainCheckoutFailure', reason: (error as Error).message });
       this.pending.end(orderId);
       return;
