@@ -92,6 +92,13 @@ async function contractCheckouts(orderId: string): Promise<string[]> {
   return digests;
 }
 
+/** The gauge of contract checkouts begun and not recorded yet. */
+async function pendingCheckouts(): Promise<number> {
+  const text = await (await fetch(`${stack.url}/metrics`)).text();
+  const line = text.split('\n').find((l) => l.startsWith('onchain_checkouts_pending'));
+  return Number(line?.split(' ').at(-1));
+}
+
 /** The indexer lagging as far as it can: stopped until the test resumes it. */
 async function withIndexerStopped<T>(run: () => Promise<T>): Promise<T> {
   const host = stack.apps[0]!.get(ChainIndexerHost);
@@ -302,7 +309,10 @@ describe('on-chain cart (CART_SERVICE=onchain)', () => {
     const orderId = order.json.orderId as string;
     const sent = sui.requestCount('sui_executeTransactionBlock');
     sui.failNext(3, { method: 'sui_executeTransactionBlock', mode: 'unavailable' });
+    sui.setLatency(1000, { method: 'sui_executeTransactionBlock' });
     stack.provider.approve(order.json.providerOrderId as string);
+    expect(await eventually(pendingCheckouts, (n) => n === 1, 20_000)).toBe(1);
+    sui.setLatency(0, { method: 'sui_executeTransactionBlock' });
     const events = await eventually(
       async () => (await store.load('order', orderId)).events.map((e) => e.type),
       (types) => types.includes('OrderDelivered') && types.includes('OrderCheckedOutOnChain'),
@@ -312,6 +322,7 @@ describe('on-chain cart (CART_SERVICE=onchain)', () => {
     expect(events.filter((t) => t === 'OrderCheckedOutOnChain')).toHaveLength(1);
     expect(events).not.toContain('OrderOnChainCheckoutFailed');
     expect(await contractCheckouts(orderId)).toHaveLength(1);
+    expect(await eventually(pendingCheckouts, (n) => n === 0)).toBe(0);
   }, 40_000);
 
   it("records the chain's refusal of a checkout and keeps the status change", async () => {
