@@ -325,6 +325,32 @@ describe('on-chain cart (CART_SERVICE=onchain)', () => {
     expect(await eventually(pendingCheckouts, (n) => n === 0)).toBe(0);
   }, 40_000);
 
+  it('keeps a deleted item on chain until its paid order is checked out there, then removes it', async () => {
+    const { client, evm, sui: address } = await shopper();
+    stack.provider.fund(evm, '100');
+    await client.request('POST', '/api/cart/init');
+    const item = await client.request('POST', '/api/cart', product(470));
+    const order = await client.request('POST', '/api/checkout', { cartItemId: item.json.id });
+    expect((await client.request('DELETE', `/api/cart/${item.json.id}`)).status).toBe(204);
+    stack.provider.approve(order.json.providerOrderId as string);
+    const orderId = order.json.orderId as string;
+    const events = await eventually(
+      async () => (await store.load('order', orderId)).events.map((e) => e.type),
+      (types) =>
+        types.includes('OrderDelivered') &&
+        (types.includes('OrderCheckedOutOnChain') || types.includes('OrderOnChainCheckoutFailed')),
+      30_000,
+    );
+    expect(events).not.toContain('OrderOnChainCheckoutFailed');
+    expect(await contractCheckouts(orderId)).toHaveLength(1);
+    expect(
+      await eventually(
+        async () => (await chain().getCart(address))?.itemIds ?? null,
+        (ids) => ids?.length === 0,
+      ),
+    ).toEqual([]);
+  }, 40_000);
+
   it("records the chain's refusal of a checkout and keeps the status change", async () => {
     const { client, evm, sui: address } = await shopper();
     stack.provider.fund(evm, '100');
