@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { OrderEvent } from '@shop/contracts';
 import { fold } from '../src/decider';
+import { itemNeededOnChain } from '../src/order/item-needed-on-chain';
 import { OrderCommand, orderDecider } from '../src/order/order-decider';
 
 const created: OrderEvent = {
@@ -48,5 +49,27 @@ describe('order decider, the contract checkout', () => {
     expect(when({ type: 'RecordOnChainCheckout', txDigest: 'd1' }, created, ...first)).toEqual([]);
     expect(when({ type: 'RecordOnChainCheckoutSubmitted', txDigest: 'd2' }, created, ...first)).toEqual([]);
     expect(when({ type: 'RecordOnChainCheckoutFailure', reason: 'x' }, created, ...first)).toEqual([]);
+  });
+});
+
+describe('an order and its item on chain', () => {
+  const paid: OrderEvent = {
+    type: 'OrderPaymentConfirmed',
+    data: { phase: 'delivery', payment: null, quote: null, deliveryId: 'd' },
+  };
+  it('needs the item on chain while open or paid without a contract checkout outcome', () => {
+    expect(itemNeededOnChain(given(created))).toBe(true);
+    expect(itemNeededOnChain(given(created, paid))).toBe(true);
+    expect(
+      itemNeededOnChain(given(created, paid, { type: 'OrderCheckedOutOnChain', data: { txDigest: 'd1' } })),
+    ).toBe(false);
+    expect(
+      itemNeededOnChain(given(created, paid, { type: 'OrderOnChainCheckoutFailed', data: { reason: 'x' } })),
+    ).toBe(false);
+    const cancelled: OrderEvent = {
+      type: 'OrderCancelled',
+      data: { phase: 'payment', payment: null, quote: null, deliveryId: 'd', stage: 'payment', reason: 'r' },
+    };
+    expect(itemNeededOnChain(given(created, cancelled))).toBe(false);
   });
 });

@@ -189,6 +189,7 @@ export const cartDecider: Decider<CartCommand, CartEvent, CartState> = {
       case 'ItemCheckoutStarted':
         return {
           ...state,
+          lastOrders: new Map(state.lastOrders).set(event.data.itemId, event.data.orderId),
           checkouts: new Map(state.checkouts).set(event.data.itemId, {
             orderId: event.data.orderId,
             startedAt: Date.parse(event.data.startedAt),

@@ -25,6 +25,8 @@ export interface CartState {
    * the delete is the user's answer at once, the chain catches up after.
    */
   chainRemovals: Map<string, CartItem>;
+  /** The latest order of each item: its contract checkout needs the object still on chain. */
+  lastOrders: Map<string, string>;
   onChainCartId: string | null;
 }
 
@@ -35,6 +37,7 @@ export const initialCartState: CartState = {
   checkouts: new Map(),
   links: new Map(),
   chainRemovals: new Map(),
+  lastOrders: new Map(),
   onChainCartId: null,
 };
 

@@ -20,6 +20,8 @@ export interface OrderState {
   onChainDigest: string | null;
   /** Contract checkouts sent whose answer was lost: looked up before another is sent. */
   onChainSubmitted: string[];
+  /** The chain refused the contract checkout (recorded once at least). */
+  onChainRefused: boolean;
 }
 
 export const initialOrderState: OrderState = {
@@ -36,6 +38,7 @@ export const initialOrderState: OrderState = {
   serializedTransaction: null,
   onChainDigest: null,
   onChainSubmitted: [],
+  onChainRefused: false,
 };
 
 export interface CreateOrder {
@@ -204,10 +207,11 @@ export const orderDecider: Decider<OrderCommand, OrderEvent, OrderState> = {
         serializedTransaction: d.serializedTransaction,
         onChainDigest: null,
         onChainSubmitted: [],
+        onChainRefused: false,
       };
     }
     if (event.type === 'OrderCheckedOutOnChain') return { ...state, onChainDigest: event.data.txDigest };
-    if (event.type === 'OrderOnChainCheckoutFailed') return state;
+    if (event.type === 'OrderOnChainCheckoutFailed') return { ...state, onChainRefused: true };
     if (event.type === 'OrderOnChainCheckoutSubmitted')
       return { ...state, onChainSubmitted: [...state.onChainSubmitted, event.data.txDigest] };
     const status = statusAfter[event.type];

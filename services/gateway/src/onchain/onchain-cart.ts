@@ -2,7 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { CartContractClient, ChainAbortError } from '@shop/chain';
 import { CartEvent, RecordedEvent, systemActor } from '@shop/contracts';
-import { cartDecider, cartItemNotFound, DomainError, ProductToAdd, userDecider } from '@shop/domain';
+import {
+  cartDecider,
+  cartItemNotFound,
+  DomainError,
+  itemNeededOnChain,
+  orderDecider,
+  ProductToAdd,
+  userDecider,
+} from '@shop/domain';
 import { DeciderRunner } from '@shop/eventstore';
 import type { EventStore } from '@shop/eventstore';
 import { CommandExecutor } from '@shop/projections';
@@ -136,13 +144,14 @@ export class OnChainCart {
   /**
    * Objects are removed by id, never by product, so a later item of the same product is never
    * taken instead. An object the contract no longer holds was removed already (by another process).
-   * A removed item not linked yet waits for its link (LinkOnChainItem links removed items too).
+   * A removed item not linked yet waits for its link (LinkOnChainItem links removed items too);
+   * one whose order may still check it out on chain waits for that outcome.
    */
   private async settle(userId: string, address: string): Promise<void> {
     const { state } = await this.runner.state(cartDecider, 'cart', userId);
     for (const itemId of state.chainRemovals.keys()) {
       const objectId = state.links.get(itemId);
-      if (!objectId) continue;
+      if (!objectId || (await this.orderNeeds(state.lastOrders.get(itemId)))) continue;
       await this.contractOrFail()
         .removeItem(address, objectId)
         .catch((error: unknown) => {
@@ -156,6 +165,12 @@ export class OnChainCart {
         { actor: systemActor, commandId: `chain-removal:${objectId}` },
       );
     }
+  }
+
+  private async orderNeeds(orderId: string | undefined): Promise<boolean> {
+    if (!orderId) return false;
+    const { state } = await this.runner.state(orderDecider, 'order', orderId);
+    return itemNeededOnChain(state);
   }
 
   /** Read from chain state, per the spec. */

@@ -15,6 +15,7 @@ import { CommandExecutor } from '@shop/projections';
 import { Reaction } from '@shop/reactions';
 import { CART_CONTRACT, CONFIG, DECIDER_RUNNER, LOGGER } from '../infrastructure/tokens';
 import { KeyedMutex } from './keyed-mutex';
+import { OnChainCart } from './onchain-cart';
 import { PendingOnChainCheckouts } from './pending-onchain-checkouts';
 
 /** Not an outcome: the step is retried by the runner (with backoff, then from parking). */
@@ -43,20 +44,27 @@ export class OnChainCheckoutReaction implements Reaction {
     @Inject(CONFIG) private readonly config: GatewayConfig,
     @Inject(LOGGER) private readonly logger: Logger,
     private readonly pending: PendingOnChainCheckouts,
+    private readonly cart: OnChainCart,
   ) {}
 
   async handle(recorded: RecordedEvent): Promise<void> {
     if (this.config.CART_SERVICE !== 'onchain') return;
     const orderId = recorded.aggregateId;
-    await this.perOrder.run(orderId, () => this.checkOut(recorded as RecordedEvent<OrderEvent>));
+    const userId = await this.perOrder.run(orderId, () =>
+      this.checkOut(recorded as RecordedEvent<OrderEvent>),
+    );
+    // An item the user removed during its checkout leaves the chain now that the order is done with it.
+    if (userId) await this.cart.settleRemovals(userId);
   }
 
-  private async checkOut(event: RecordedEvent<OrderEvent>): Promise<void> {
+  /** The order's user once the contract checkout has an outcome, null for an order of none. */
+  private async checkOut(event: RecordedEvent<OrderEvent>): Promise<string | null> {
     const orderId = event.aggregateId;
     const { state: order } = await this.runner.state(orderDecider, 'order', orderId);
-    if (order.onChainDigest || order.type !== 'checkout' || !order.userId || !order.cartItemId) {
+    if (order.type !== 'checkout' || !order.userId || !order.cartItemId) return null;
+    if (order.onChainDigest) {
       this.pending.end(orderId);
-      return;
+      return order.userId;
     }
     this.pending.begin(orderId);
     const record = async (command: OrderCommand) => {
@@ -80,10 +88,11 @@ export class OnChainCheckoutReaction implements Reaction {
       );
       await record({ type: 'RecordOnChainCheckoutFailure', reason: (error as Error).message });
       this.pending.end(orderId);
-      return;
+      return order.userId;
     }
     await record({ type: 'RecordOnChainCheckout', txDigest: result.digest });
     this.pending.end(orderId);
+    return order.userId;
   }
 
   private async call(
