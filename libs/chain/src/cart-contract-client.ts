@@ -112,9 +112,21 @@ export class CartContractClient {
     return this.call('remove_item', { user: userAddress(user), item_id: objectId(itemId) });
   }
 
-  /** Records the purchase of one cart item under the backend's order id. */
-  async checkout(user: string, orderId: string, itemId: string): Promise<ContractCallResult> {
-    return this.call('checkout', { user: userAddress(user), order_id: orderId, item_id: objectId(itemId) });
+  /**
+   * Records the purchase of one cart item under the backend's order id. `beforeExecute` gets the
+   * transaction's digest before it is sent (see TransactionSubmitter.submit).
+   */
+  async checkout(
+    user: string,
+    orderId: string,
+    itemId: string,
+    beforeExecute?: (digest: string) => Promise<void>,
+  ): Promise<ContractCallResult> {
+    return this.call(
+      'checkout',
+      { user: userAddress(user), order_id: orderId, item_id: objectId(itemId) },
+      beforeExecute,
+    );
   }
 
   /**
@@ -166,7 +178,11 @@ export class CartContractClient {
     return queryContractEvents(this.options.client, this.packageId, cursor, limit, this.retry);
   }
 
-  private call(name: CartFunctionName, values: Record<string, CallValue>): Promise<ContractCallResult> {
+  private call(
+    name: CartFunctionName,
+    values: Record<string, CallValue>,
+    beforeExecute?: (digest: string) => Promise<void>,
+  ): Promise<ContractCallResult> {
     const run = async (): Promise<ContractCallResult> => {
       const fn = cartFunction(name);
       const registry = await this.registryObject();
@@ -176,7 +192,7 @@ export class CartContractClient {
             target: `${this.packageId}::${cartContract.cart.module}::${fn.name}`,
             arguments: encodeCallArguments(tx, fn, values, registry),
           });
-        });
+        }, beforeExecute);
         return {
           digest: submitted.digest,
           events: submitted.events.map((event) => parseContractEvent(event, this.packageId)),

@@ -1,12 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { GatewayConfig } from '@shop/config';
-import {
-  CartContractClient,
-  ChainExecutionError,
-  ChainInputError,
-  ChainTransportError,
-  ContractCallResult,
-} from '@shop/chain';
+import { CartContractClient, ChainExecutionError, ChainInputError, ContractCallResult } from '@shop/chain';
 import { OrderEvent, RecordedEvent, systemActor } from '@shop/contracts';
 import { cartDecider, OrderCommand, orderDecider, userDecider } from '@shop/domain';
 import { DeciderRunner } from '@shop/eventstore';
@@ -25,9 +19,9 @@ class NotYetCheckedOut extends Error {}
  * With CART_SERVICE=onchain, payment confirmed or delivered calls the contract's checkout once
  * per order and records its digest as the order's tx_hash. It is a durable step: while the item's
  * object is not known yet, or the chain cannot be reached, it throws and is retried; only the
- * chain's own refusal is recorded as a failure (the spec: the order's status stands). A call
- * whose answer was lost is recorded with its digest and looked up before another is sent, so
- * the contract sees one checkout per order.
+ * chain's own refusal is recorded as a failure (the spec: the order's status stands). Each call's
+ * digest is recorded before it is sent and looked up before another is sent, so the contract sees
+ * one checkout per order even when an answer is lost or the process dies mid-call.
  */
 @Injectable()
 export class OnChainCheckoutReaction implements Reaction {
@@ -70,7 +64,11 @@ export class OnChainCheckoutReaction implements Reaction {
     const record = async (command: OrderCommand) => {
       await this.executor.execute(orderDecider, 'order', orderId, command, {
         actor: systemActor,
-        commandId: `onchain-checkout:${command.type}:${event.id}:${order.onChainSubmitted.length}`,
+        // A digest is its own key: a resent call with other bytes is a new command.
+        commandId:
+          command.type === 'RecordOnChainCheckoutSubmitted'
+            ? `onchain-checkout:submitted:${command.txDigest}`
+            : `onchain-checkout:${command.type}:${event.id}:${order.onChainSubmitted.length}`,
         causationId: event.id,
       });
     };
@@ -115,14 +113,9 @@ export class OnChainCheckoutReaction implements Reaction {
     if (!user.suiAddress) throw new ChainInputError("the user's Sui wallet is not provisioned");
     const objectId = cart.links.get(cartItemId);
     if (!objectId) throw new NotYetCheckedOut('the cart item is not linked to its on-chain object yet');
-    try {
-      return await contract.checkout(user.suiAddress, orderId, objectId);
-    } catch (error) {
-      if (error instanceof ChainTransportError && error.digest) {
-        await record({ type: 'RecordOnChainCheckoutSubmitted', txDigest: error.digest });
-      }
-      throw error;
-    }
+    return contract.checkout(user.suiAddress, orderId, objectId, (digest) =>
+      record({ type: 'RecordOnChainCheckoutSubmitted', txDigest: digest }),
+    );
   }
 }
 
