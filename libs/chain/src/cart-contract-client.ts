@@ -11,7 +11,8 @@ import {
   type ContractEventPage,
   type EventCursor,
 } from './contract-events';
-import { ChainAbortError, ChainError, ChainExecutionError, ChainInputError } from './errors';
+import { ChainAbortError, ChainError, ChainExecutionError, ChainInputError, ChainRpcError } from './errors';
+import { parseMoveAbort } from './move-abort';
 import { relayerKeypair } from './relayer-key';
 import { DEFAULT_RETRY_POLICY, withTransportRetry, type RetryPolicy } from './retry';
 import { TransactionSubmitter } from './transaction-submitter';
@@ -111,9 +112,54 @@ export class CartContractClient {
     return this.call('remove_item', { user: userAddress(user), item_id: objectId(itemId) });
   }
 
-  /** Records the purchase of one cart item under the backend's order id. */
-  async checkout(user: string, orderId: string, itemId: string): Promise<ContractCallResult> {
-    return this.call('checkout', { user: userAddress(user), order_id: orderId, item_id: objectId(itemId) });
+  /**
+   * Records the purchase of one cart item under the backend's order id. `beforeExecute` gets the
+   * transaction's digest before it is sent (see TransactionSubmitter.submit).
+   */
+  async checkout(
+    user: string,
+    orderId: string,
+    itemId: string,
+    beforeExecute?: (digest: string) => Promise<void>,
+  ): Promise<ContractCallResult> {
+    return this.call(
+      'checkout',
+      { user: userAddress(user), order_id: orderId, item_id: objectId(itemId) },
+      beforeExecute,
+    );
+  }
+
+  /**
+   * What became of a call whose answer was lost: its result, the chain's failure, or null when
+   * the node does not know the digest (the call never arrived, or has not been executed yet).
+   */
+  async transactionOutcome(digest: string): Promise<ContractCallResult | null> {
+    let response;
+    try {
+      response = await withTransportRetry(this.retry, () =>
+        this.options.client.getTransactionBlock({ digest, options: { showEffects: true, showEvents: true } }),
+      );
+    } catch (error) {
+      if (error instanceof ChainRpcError) return null;
+      throw error;
+    }
+    const status = response.effects?.status;
+    if (!status) return null;
+    if (status.status === 'failure') {
+      const reason = status.error ?? 'unknown execution failure';
+      throw this.namedAbort(
+        new ChainExecutionError(
+          `transaction ${digest} failed: ${reason}`,
+          reason,
+          digest,
+          parseMoveAbort(reason),
+        ),
+      );
+    }
+    return {
+      digest,
+      events: (response.events ?? []).map((event) => parseContractEvent(event, this.packageId)),
+    };
   }
 
   /** The user's cart (object id, items), or null when init_cart has not run for them. */
@@ -132,7 +178,11 @@ export class CartContractClient {
     return queryContractEvents(this.options.client, this.packageId, cursor, limit, this.retry);
   }
 
-  private call(name: CartFunctionName, values: Record<string, CallValue>): Promise<ContractCallResult> {
+  private call(
+    name: CartFunctionName,
+    values: Record<string, CallValue>,
+    beforeExecute?: (digest: string) => Promise<void>,
+  ): Promise<ContractCallResult> {
     const run = async (): Promise<ContractCallResult> => {
       const fn = cartFunction(name);
       const registry = await this.registryObject();
@@ -142,7 +192,7 @@ export class CartContractClient {
             target: `${this.packageId}::${cartContract.cart.module}::${fn.name}`,
             arguments: encodeCallArguments(tx, fn, values, registry),
           });
-        });
+        }, beforeExecute);
         return {
           digest: submitted.digest,
           events: submitted.events.map((event) => parseContractEvent(event, this.packageId)),

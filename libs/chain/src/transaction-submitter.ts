@@ -61,7 +61,14 @@ export class TransactionSubmitter {
     this.address = signer.toSuiAddress();
   }
 
-  async submit(compose: (tx: Transaction) => void): Promise<SubmittedTransaction> {
+  /**
+   * `beforeExecute` learns the digest once the bytes are signed and before they are sent, so a
+   * caller can record it first: after a crash, looking it up says whether the call happened.
+   */
+  async submit(
+    compose: (tx: Transaction) => void,
+    beforeExecute?: (digest: string) => Promise<void>,
+  ): Promise<SubmittedTransaction> {
     const gasPrice = await this.read(() => this.client.getReferenceGasPrice());
     const budget = this.options.gasBudget ?? (await this.estimateBudget(compose, gasPrice));
     const tx = this.transaction(compose, gasPrice);
@@ -71,6 +78,7 @@ export class TransactionSubmitter {
     const bytes = await tx.build();
     const { signature } = await this.signer.signTransaction(bytes);
     const digest = TransactionDataBuilder.getDigestFromBytes(bytes);
+    await beforeExecute?.(digest);
     const response = await this.execute(bytes, signature, digest);
     await this.awaitLocalExecution(digest);
 

@@ -24,5 +24,6 @@ export * from './deposit/deposit-decider';
 export * from './deposit/deposit-order-id';
 export * from './name-based-uuid';
 export * from './order/order-decider';
+export * from './order/item-needed-on-chain';
 export * from './order/checkout-errors';
 export * from './provider-webhook/provider-webhook-decider';

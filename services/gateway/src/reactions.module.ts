@@ -11,19 +11,23 @@ import { CONFIG, DATABASE, EVENT_STORE, LOGGER } from './infrastructure/tokens';
 
 const REACTION_PARKING = Symbol('REACTION_PARKING');
 import { ChainEventsReaction } from './onchain/chain-events.reaction';
+import { CartModule } from './cart/cart.module';
 import { OnChainCheckoutReaction } from './onchain/onchain-checkout.reaction';
+import { OnChainRemovalReaction } from './onchain/onchain-removal.reaction';
 import { OrderCartReaction } from './webhooks/order-cart.reaction';
 import { ProviderWebhookReaction } from './webhooks/provider-webhook.reaction';
 import { WalletProvisioningReaction } from './wallet/wallet-provisioning.reaction';
 
 /** Process managers hosted by the gateway; several instances share each durable consumer. */
 @Module({
+  imports: [CartModule],
   providers: [
     WalletProvisioningReaction,
     ProviderWebhookReaction,
     OrderCartReaction,
     ChainEventsReaction,
     OnChainCheckoutReaction,
+    OnChainRemovalReaction,
     {
       provide: REACTION_PARKING,
       inject: [CONFIG, DATABASE],
@@ -49,13 +53,14 @@ export class ReactionsModule implements OnApplicationBootstrap, BeforeApplicatio
     orderCart: OrderCartReaction,
     chainEvents: ChainEventsReaction,
     onChainCheckout: OnChainCheckoutReaction,
+    onChainRemoval: OnChainRemovalReaction,
   ) {
     const reactions = [
       walletProvisioning,
       providerWebhooks,
       orderCart,
       ...(config.CHAIN_CONTRACT_ADDRESS ? [chainEvents] : []),
-      ...(config.CART_SERVICE === 'onchain' ? [onChainCheckout] : []),
+      ...(config.CART_SERVICE === 'onchain' ? [onChainCheckout, onChainRemoval] : []),
     ];
     this.runners = reactions.map(
       (reaction) =>

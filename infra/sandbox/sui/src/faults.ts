@@ -29,6 +29,11 @@ export class FaultPlan {
     this.rules.push({ mode, method, remaining: count });
   }
 
+  clear(): void {
+    this.rules = [];
+    this.latency.clear();
+  }
+
   /** Delays every request (or one method's) by `ms` before handling it; 0 removes the delay. */
   setLatency(ms: number, { method }: { method?: string } = {}): void {
     if (ms > 0) this.latency.set(method, ms);

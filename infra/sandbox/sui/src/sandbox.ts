@@ -65,6 +65,8 @@ export interface SuiSandbox {
   addTransaction(fixture: TransactionFixture): string;
   /** The next `count` requests (of `options.method`, or any) fail as `options.mode` says. */
   failNext(count: number, options?: FaultOptions): void;
+  /** Drops every fault not applied yet and every latency. */
+  clearFaults(): void;
   /** Slow mode: delay requests (of one method, or all) by `ms`; 0 turns it off. */
   setLatency(ms: number, options?: { method?: string }): void;
   /** Every cart with its active items, as the chain holds them now. */
@@ -152,6 +154,7 @@ export async function startSuiSandbox(options: SuiSandboxOptions = {}): Promise<
     createPayment: (input) => fixtures.createPayment(input),
     addTransaction: (fixture) => fixtures.addTransaction(fixture),
     failNext: (count, faultOptions) => faults.failNext(count, faultOptions),
+    clearFaults: () => faults.clear(),
     setLatency: (ms, latencyOptions) => faults.setLatency(ms, latencyOptions),
     carts: () => snapshotCarts(ledger, setup.registryId),
     requestCount: (method) =>

@@ -70,6 +70,15 @@ export const ItemLinkedOnChain = defineEvent({
   schema: z.object({ itemId: z.uuid(), objectId: z.string() }),
 });
 
+export const ItemRemovedFromChain = defineEvent({
+  type: 'ItemRemovedFromChain',
+  version: 1,
+  aggregate: 'cart',
+  description:
+    "An item the user removed is gone from the contract's cart too (its removal there was pending).",
+  schema: z.object({ itemId: z.uuid(), objectId: z.string() }),
+});
+
 export const cartEvents = [
   ItemAdded,
   ItemRemoved,
@@ -78,4 +87,5 @@ export const cartEvents = [
   ItemCheckoutReleased,
   CartInitializedOnChain,
   ItemLinkedOnChain,
+  ItemRemovedFromChain,
 ] as const;

@@ -92,6 +92,15 @@ export const OrderOnChainCheckoutFailed = defineEvent({
   schema: z.object({ reason: z.string().max(1000) }),
 });
 
+export const OrderOnChainCheckoutSubmitted = defineEvent({
+  type: 'OrderOnChainCheckoutSubmitted',
+  version: 1,
+  aggregate: 'order',
+  description:
+    'A contract checkout was sent and its answer lost: its digest is looked up before another is sent.',
+  schema: z.object({ txDigest: z.string() }),
+});
+
 export const orderEvents = [
   OrderCreated,
   OrderPaymentConfirmed,
@@ -100,4 +109,5 @@ export const orderEvents = [
   OrderCancelled,
   OrderCheckedOutOnChain,
   OrderOnChainCheckoutFailed,
+  OrderOnChainCheckoutSubmitted,
 ] as const;

@@ -18,6 +18,8 @@ export interface AddItem {
    * authority on capacity and duplicates, so the decision records it instead of refusing it.
    */
   acceptedOnChain?: boolean;
+  /** The object the contract created for the item, from the add's own transaction. */
+  objectId?: string;
 }
 
 export interface RemoveItem {
@@ -70,6 +72,7 @@ export interface LinkOnChainItem {
   product: OnChainItemSeen;
 }
 
+/** The object is gone from the contract's cart: seen by the indexer, or removed by our own call. */
 export interface RemoveOnChainItem {
   type: 'RemoveOnChainItem';
   objectId: string;

@@ -26,6 +26,12 @@ function validProduct(product: ProductToAdd) {
   };
 }
 
+const sameVariant = (a: { productId: string; size: string; color: string }, b: typeof a) =>
+  a.productId === b.productId && a.size === b.size && a.color === b.color;
+
+const linkedItemOf = (state: CartState, objectId: string) =>
+  [...state.links].find(([, linked]) => linked === objectId)?.[0];
+
 /**
  * One cart per user on `cart.<userId>`. The 10-item limit and the (product, size, color)
  * uniqueness are decided here against the state the commit is appended on, so parallel
@@ -39,16 +45,17 @@ export const cartDecider: Decider<CartCommand, CartEvent, CartState> = {
       case 'AddItem': {
         const product = validProduct(command.product);
         if (state.knownItemIds.has(command.itemId)) throw duplicateCartItem();
+        // The indexer saw the new object first and listed it already: that item is this add's.
+        if (command.objectId && linkedItemOf(state, command.objectId)) return [];
         const active = [...state.items.values()];
-        if (
-          active.some(
-            (i) => i.productId === product.productId && i.size === product.size && i.color === product.color,
-          )
-        ) {
-          throw duplicateCartItem();
+        if (!command.acceptedOnChain) {
+          if (active.some((i) => sameVariant(i, product))) throw duplicateCartItem();
+          if (active.length >= CART_CAPACITY) throw cartFull();
         }
-        if (active.length >= CART_CAPACITY) throw cartFull();
         const { productId, productName, price, image, size, color, productUrl, retailer } = product;
+        const link: CartEvent[] = command.objectId
+          ? [{ type: 'ItemLinkedOnChain', data: { itemId: command.itemId, objectId: command.objectId } }]
+          : [];
         return [
           {
             type: 'ItemAdded',
@@ -64,6 +71,7 @@ export const cartDecider: Decider<CartCommand, CartEvent, CartState> = {
               retailer,
             },
           },
+          ...link,
         ];
       }
       case 'RemoveItem':
@@ -100,14 +108,11 @@ export const cartDecider: Decider<CartCommand, CartEvent, CartState> = {
           },
         ];
       case 'LinkOnChainItem': {
-        if ([...state.links.values()].includes(command.objectId)) return [];
+        if (linkedItemOf(state, command.objectId)) return [];
         const seen = command.product;
-        const match = [...state.items.values()].find(
-          (i) =>
-            !state.links.has(i.itemId) &&
-            i.productId === seen.productId &&
-            i.size === seen.size &&
-            i.color === seen.color,
+        // An item the user already removed is linked too, so its pending removal can reach the object.
+        const match = [...state.items.values(), ...state.chainRemovals.values()].find(
+          (i) => !state.links.has(i.itemId) && sameVariant(i, seen),
         );
         if (match)
           return [{ type: 'ItemLinkedOnChain', data: { itemId: match.itemId, objectId: command.objectId } }];
@@ -132,8 +137,11 @@ export const cartDecider: Decider<CartCommand, CartEvent, CartState> = {
         ];
       }
       case 'RemoveOnChainItem': {
-        const itemId = [...state.links].find(([, objectId]) => objectId === command.objectId)?.[0];
-        if (!itemId || !state.items.has(itemId)) return [];
+        const itemId = linkedItemOf(state, command.objectId);
+        if (!itemId) return [];
+        if (state.chainRemovals.has(itemId))
+          return [{ type: 'ItemRemovedFromChain', data: { itemId, objectId: command.objectId } }];
+        if (!state.items.has(itemId)) return [];
         return [{ type: 'ItemRemoved', data: { itemId, reason: 'chain' } }];
       }
       case 'RestoreItem': {
@@ -142,10 +150,7 @@ export const cartDecider: Decider<CartCommand, CartEvent, CartState> = {
         const active = [...state.items.values()];
         // The shopper may have filled the cart or re-added the product meanwhile: then it stays out.
         if (active.length >= CART_CAPACITY) return [];
-        if (
-          active.some((i) => i.productId === item.productId && i.size === item.size && i.color === item.color)
-        )
-          return [];
+        if (active.some((i) => sameVariant(i, item))) return [];
         return [{ type: 'ItemRestored', data: { itemId: command.itemId } }];
       }
     }
@@ -163,7 +168,16 @@ export const cartDecider: Decider<CartCommand, CartEvent, CartState> = {
         items.delete(event.data.itemId);
         const ordered = new Map(state.ordered);
         if (removed && event.data.reason === 'ordered') ordered.set(event.data.itemId, removed);
-        return { ...state, items, ordered };
+        // A user's delete of an item the contract holds leaves the object there until removed on chain.
+        if (!removed || event.data.reason !== 'removed' || !state.onChainCartId)
+          return { ...state, items, ordered };
+        const chainRemovals = new Map(state.chainRemovals).set(event.data.itemId, removed);
+        return { ...state, items, ordered, chainRemovals };
+      }
+      case 'ItemRemovedFromChain': {
+        const chainRemovals = new Map(state.chainRemovals);
+        chainRemovals.delete(event.data.itemId);
+        return { ...state, chainRemovals };
       }
       case 'ItemRestored': {
         const item = state.ordered.get(event.data.itemId);
@@ -175,6 +189,7 @@ export const cartDecider: Decider<CartCommand, CartEvent, CartState> = {
       case 'ItemCheckoutStarted':
         return {
           ...state,
+          lastOrders: new Map(state.lastOrders).set(event.data.itemId, event.data.orderId),
           checkouts: new Map(state.checkouts).set(event.data.itemId, {
             orderId: event.data.orderId,
             startedAt: Date.parse(event.data.startedAt),

@@ -20,6 +20,13 @@ export interface CartState {
   checkouts: Map<string, CheckoutReservation>;
   /** On-chain object id of each item, as the indexer saw it (CART_SERVICE=onchain). */
   links: Map<string, string>;
+  /**
+   * Items the user removed while the contract's cart still holds their object (CART_SERVICE=onchain):
+   * the delete is the user's answer at once, the chain catches up after.
+   */
+  chainRemovals: Map<string, CartItem>;
+  /** The latest order of each item: its contract checkout needs the object still on chain. */
+  lastOrders: Map<string, string>;
   onChainCartId: string | null;
 }
 
@@ -29,6 +36,8 @@ export const initialCartState: CartState = {
   ordered: new Map(),
   checkouts: new Map(),
   links: new Map(),
+  chainRemovals: new Map(),
+  lastOrders: new Map(),
   onChainCartId: null,
 };
 

@@ -18,6 +18,10 @@ export interface OrderState {
   walletAddress: string | null;
   serializedTransaction: string | null;
   onChainDigest: string | null;
+  /** Contract checkouts sent whose answer was lost: looked up before another is sent. */
+  onChainSubmitted: string[];
+  /** The chain refused the contract checkout (recorded once at least). */
+  onChainRefused: boolean;
 }
 
 export const initialOrderState: OrderState = {
@@ -33,6 +37,8 @@ export const initialOrderState: OrderState = {
   walletAddress: null,
   serializedTransaction: null,
   onChainDigest: null,
+  onChainSubmitted: [],
+  onChainRefused: false,
 };
 
 export interface CreateOrder {
@@ -72,8 +78,17 @@ export interface RecordOnChainCheckoutFailure {
   reason: string;
 }
 
+export interface RecordOnChainCheckoutSubmitted {
+  type: 'RecordOnChainCheckoutSubmitted';
+  txDigest: string;
+}
+
 export type OrderCommand =
-  CreateOrder | ApplyProviderUpdate | RecordOnChainCheckout | RecordOnChainCheckoutFailure;
+  | CreateOrder
+  | ApplyProviderUpdate
+  | RecordOnChainCheckout
+  | RecordOnChainCheckoutFailure
+  | RecordOnChainCheckoutSubmitted;
 
 const rank: Record<OrderStatus, number> = {
   awaiting_approval: 0,
@@ -137,6 +152,11 @@ export const orderDecider: Decider<OrderCommand, OrderEvent, OrderState> = {
         ? []
         : [{ type: 'OrderCheckedOutOnChain', data: { txDigest: command.txDigest } }];
     }
+    if (command.type === 'RecordOnChainCheckoutSubmitted') {
+      return state.onChainDigest || state.onChainSubmitted.includes(command.txDigest)
+        ? []
+        : [{ type: 'OrderOnChainCheckoutSubmitted', data: { txDigest: command.txDigest } }];
+    }
     if (command.type === 'RecordOnChainCheckoutFailure') {
       return state.onChainDigest
         ? []
@@ -186,10 +206,14 @@ export const orderDecider: Decider<OrderCommand, OrderEvent, OrderState> = {
         walletAddress: d.walletAddress,
         serializedTransaction: d.serializedTransaction,
         onChainDigest: null,
+        onChainSubmitted: [],
+        onChainRefused: false,
       };
     }
     if (event.type === 'OrderCheckedOutOnChain') return { ...state, onChainDigest: event.data.txDigest };
-    if (event.type === 'OrderOnChainCheckoutFailed') return state;
+    if (event.type === 'OrderOnChainCheckoutFailed') return { ...state, onChainRefused: true };
+    if (event.type === 'OrderOnChainCheckoutSubmitted')
+      return { ...state, onChainSubmitted: [...state.onChainSubmitted, event.data.txDigest] };
     const status = statusAfter[event.type];
     return {
       ...state,

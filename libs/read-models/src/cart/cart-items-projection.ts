@@ -31,6 +31,7 @@ function foldItem(row: CartItemRow | undefined, recorded: RecordedEvent): CartIt
   if (event.type === 'ItemCheckoutStarted' || event.type === 'ItemCheckoutReleased') return row;
   if (event.type === 'CartInitializedOnChain') return row;
   if (!row) throw new Error(`${event.type} for unknown cart item ${event.data.itemId}`);
+  if (event.type === 'ItemRemovedFromChain') return row;
   if (event.type === 'ItemLinkedOnChain') {
     return { ...row, on_chain_object_id: event.data.objectId, version: event.sequence };
   }

@@ -77,7 +77,8 @@ function foldOrder(row: OrderRow | undefined, recorded: RecordedEvent): OrderRow
   if (!row) throw new Error(`${event.type} for unknown order ${event.aggregateId}`);
   if (event.type === 'OrderCheckedOutOnChain')
     return { ...row, tx_hash: event.data.txDigest, version: event.sequence };
-  if (event.type === 'OrderOnChainCheckoutFailed') return row;
+  if (event.type === 'OrderOnChainCheckoutFailed' || event.type === 'OrderOnChainCheckoutSubmitted')
+    return row;
   // The decider only emits forward moves, so the read side applies them as they come.
   return {
     ...row,

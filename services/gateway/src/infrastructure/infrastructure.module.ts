@@ -38,6 +38,7 @@ import {
   SUI_CLIENT,
   WALLET_VAULT,
 } from './tokens';
+import { PendingOnChainCheckouts } from '../onchain/pending-onchain-checkouts';
 
 /** One NATS connection, one Postgres pool and one event store for the whole process. */
 @Global()
@@ -161,6 +162,7 @@ export class InfrastructureModule implements OnApplicationShutdown {
               : createProductSearch({ mode: 'scraping', nc, subjectPrefix: config.EVENT_SUBJECT_PREFIX }),
         },
         { provide: CHAT_MODEL, useValue: overrides.chatModel ?? createChatModel(config) },
+        PendingOnChainCheckouts,
         {
           provide: CommandExecutor,
           inject: [DECIDER_RUNNER, POSITION_TRACKER],
@@ -187,6 +189,7 @@ export class InfrastructureModule implements OnApplicationShutdown {
         SUI_CLIENT,
         CART_CONTRACT,
         CommandExecutor,
+        PendingOnChainCheckouts,
       ],
     };
   }

@@ -17,6 +17,7 @@ import {
 } from '@shop/metrics';
 import { CommandExecutor } from '@shop/projections';
 import type { Redis } from '@shop/redis';
+import { PendingOnChainCheckouts } from '../onchain/pending-onchain-checkouts';
 import { DATABASE, EVENT_STORE, NATS, REDIS } from './tokens';
 
 /**
@@ -26,14 +27,21 @@ import { DATABASE, EVENT_STORE, NATS, REDIS } from './tokens';
 export function gatewayObservability(config: GatewayConfig, metrics: ServiceMetrics): DynamicModule {
   return ObservabilityModule.register({
     metrics,
-    inject: [NATS, EVENT_STORE, DATABASE, REDIS, CommandExecutor],
+    inject: [NATS, EVENT_STORE, DATABASE, REDIS, CommandExecutor, PendingOnChainCheckouts],
     useFactory: (
       nc: NatsConnection,
       store: EventStore,
       database: DatabaseHandle,
       redis: Redis,
       executor: CommandExecutor,
+      pendingCheckouts: PendingOnChainCheckouts,
     ) => {
+      metrics.gauge(
+        'onchain_checkouts_pending',
+        "Paid orders whose contract checkout this process has begun and not recorded yet (waiting for the item's object or the chain)",
+        [],
+        (gauge) => gauge.set(pendingCheckouts.size),
+      );
       // The reactions this process hosts (several gateways share each consumer).
       registerConsumerStatus(metrics, store, (name) => name.startsWith('reaction_'));
       const external = [

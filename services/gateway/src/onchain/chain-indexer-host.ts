@@ -33,7 +33,14 @@ export class ChainIndexerHost implements BeforeApplicationShutdown {
     );
   }
 
+  /** Stops polling; `start` resumes from the stored cursor (an operator's pause, a test's lag). */
+  async stop(): Promise<void> {
+    const indexer = this.indexer;
+    this.indexer = null;
+    await indexer?.stop();
+  }
+
   async beforeApplicationShutdown(): Promise<void> {
-    await this.indexer?.stop();
+    await this.stop();
   }
 }

@@ -1,12 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { CartContractClient } from '@shop/chain';
-import { CartEvent, RecordedEvent } from '@shop/contracts';
-import { cartDecider, cartItemNotFound, DomainError, ProductToAdd, userDecider } from '@shop/domain';
+import { CartContractClient, ChainAbortError } from '@shop/chain';
+import { CartEvent, RecordedEvent, systemActor } from '@shop/contracts';
+import {
+  cartDecider,
+  cartItemNotFound,
+  DomainError,
+  itemNeededOnChain,
+  orderDecider,
+  ProductToAdd,
+  userDecider,
+} from '@shop/domain';
 import { DeciderRunner } from '@shop/eventstore';
+import type { EventStore } from '@shop/eventstore';
 import { CommandExecutor } from '@shop/projections';
 import { CartItemResponse } from '../cart/cart-item.schema';
-import { CART_CONTRACT, DECIDER_RUNNER } from '../infrastructure/tokens';
+import { CART_CONTRACT, DECIDER_RUNNER, EVENT_STORE } from '../infrastructure/tokens';
 import { domainErrorOf } from './chain-errors';
 import { KeyedMutex } from './keyed-mutex';
 
@@ -18,8 +27,9 @@ type Added = Extract<CartEvent, { type: 'ItemAdded' }>;
 /**
  * The cart with CART_SERVICE=onchain: the same rules as the database cart are decided first
  * (so the spec's errors come before any chain call), then the contract is called by the
- * relayer for the user's address, then the decision is recorded as events. The indexer later
- * links each item to its on-chain object.
+ * relayer for the user's address, then the decision is recorded as events, with the object the
+ * add's own transaction created. A delete is the user's at once: it is recorded, then the object
+ * is removed on chain, here if the chain answers, else by OnChainRemovalReaction.
  */
 @Injectable()
 export class OnChainCart {
@@ -29,6 +39,7 @@ export class OnChainCart {
     private readonly executor: CommandExecutor,
     @Inject(DECIDER_RUNNER) private readonly runner: DeciderRunner,
     @Inject(CART_CONTRACT) private readonly contract: CartContractClient | null,
+    @Inject(EVENT_STORE) private readonly store: EventStore,
   ) {}
 
   async init(userId: string): Promise<{ created: boolean; message: string }> {
@@ -59,8 +70,13 @@ export class OnChainCart {
       const { state } = await this.runner.state(cartDecider, 'cart', userId);
       const [decided] = cartDecider.decide({ type: 'AddItem', itemId, product }, state) as Added[];
       const item = decided!.data;
+      // A removed item's object still on chain would make the contract refuse a re-add or a full cart.
+      await this.settle(userId, address).catch((error: unknown) => {
+        throw domainErrorOf(error);
+      });
+      let objectId: string;
       try {
-        await this.contractOrFail().addItem(address, {
+        ({ itemId: objectId } = await this.contractOrFail().addItem(address, {
           productId: item.productId,
           productName: item.productName,
           priceCents: item.price,
@@ -69,7 +85,7 @@ export class OnChainCart {
           size: item.size,
           color: item.color,
           retailer: item.retailer,
-        });
+        }));
       } catch (error) {
         throw domainErrorOf(error);
       }
@@ -77,13 +93,27 @@ export class OnChainCart {
         cartDecider,
         'cart',
         userId,
-        { type: 'AddItem', itemId, product, acceptedOnChain: true },
+        { type: 'AddItem', itemId, product, acceptedOnChain: true, objectId },
         { actor: { kind: 'user', id: userId }, commandId },
       );
-      const added = outcome.events.find((e) => e.type === 'ItemAdded') as RecordedEvent<Added>;
+      const added =
+        (outcome.events.find((e) => e.type === 'ItemAdded') as RecordedEvent<Added> | undefined) ??
+        (await this.addedByIndexer(userId, objectId));
       const { itemId: id, ...snapshot } = added.data;
       return { id, userId, ...snapshot, createdAt: new Date(added.occurredAt).toISOString() };
     });
+  }
+
+  /** The item the indexer listed for this object before the add was recorded. */
+  private async addedByIndexer(userId: string, objectId: string): Promise<RecordedEvent<Added>> {
+    const { events } = await this.store.load('cart', userId);
+    const linked = events.find(
+      (e) => e.type === 'ItemLinkedOnChain' && (e.data as { objectId: string }).objectId === objectId,
+    );
+    const itemId = (linked?.data as { itemId: string } | undefined)?.itemId;
+    const added = events.find((e) => e.type === 'ItemAdded' && (e.data as Added['data']).itemId === itemId);
+    if (!added) throw new Error(`object ${objectId} is linked to no added item`);
+    return added as RecordedEvent<Added>;
   }
 
   async remove(userId: string, itemId: string): Promise<void> {
@@ -91,19 +121,6 @@ export class OnChainCart {
       const address = await this.suiAddressOf(userId);
       const { state } = await this.runner.state(cartDecider, 'cart', userId);
       if (!state.items.has(itemId)) throw cartItemNotFound();
-      const objectId = state.links.get(itemId);
-      if (!objectId) {
-        throw new DomainError(
-          'conflict',
-          'CONFLICT',
-          'The item is still being confirmed on chain; retry shortly',
-        );
-      }
-      try {
-        await this.contractOrFail().removeItem(address, objectId);
-      } catch (error) {
-        throw domainErrorOf(error);
-      }
       await this.executor.execute(
         cartDecider,
         'cart',
@@ -111,7 +128,49 @@ export class OnChainCart {
         { type: 'RemoveItem', itemId, reason: 'removed' },
         { actor: { kind: 'user', id: userId } },
       );
+      // The delete stands either way; an object the chain could not drop now is dropped by the reaction.
+      await this.settle(userId, address).catch(() => undefined);
     });
+  }
+
+  /** Removes on chain the objects of items the user removed; the reaction's step. */
+  async settleRemovals(userId: string): Promise<void> {
+    await this.perUser.run(userId, async () => {
+      const { state } = await this.runner.state(userDecider, 'user', userId);
+      if (state.suiAddress) await this.settle(userId, state.suiAddress);
+    });
+  }
+
+  /**
+   * Objects are removed by id, never by product, so a later item of the same product is never
+   * taken instead. An object the contract no longer holds was removed already (by another process).
+   * A removed item not linked yet waits for its link (LinkOnChainItem links removed items too);
+   * one whose order may still check it out on chain waits for that outcome.
+   */
+  private async settle(userId: string, address: string): Promise<void> {
+    const { state } = await this.runner.state(cartDecider, 'cart', userId);
+    for (const itemId of state.chainRemovals.keys()) {
+      const objectId = state.links.get(itemId);
+      if (!objectId || (await this.orderNeeds(state.lastOrders.get(itemId)))) continue;
+      await this.contractOrFail()
+        .removeItem(address, objectId)
+        .catch((error: unknown) => {
+          if (!(error instanceof ChainAbortError && error.abortName === 'ItemNotFound')) throw error;
+        });
+      await this.executor.execute(
+        cartDecider,
+        'cart',
+        userId,
+        { type: 'RemoveOnChainItem', objectId },
+        { actor: systemActor, commandId: `chain-removal:${objectId}` },
+      );
+    }
+  }
+
+  private async orderNeeds(orderId: string | undefined): Promise<boolean> {
+    if (!orderId) return false;
+    const { state } = await this.runner.state(orderDecider, 'order', orderId);
+    return itemNeededOnChain(state);
   }
 
   /** Read from chain state, per the spec. */

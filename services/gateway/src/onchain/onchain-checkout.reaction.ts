@@ -1,24 +1,35 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { GatewayConfig } from '@shop/config';
-import { CartContractClient } from '@shop/chain';
+import { CartContractClient, ChainExecutionError, ChainInputError, ContractCallResult } from '@shop/chain';
 import { OrderEvent, RecordedEvent, systemActor } from '@shop/contracts';
-import { cartDecider, orderDecider, userDecider } from '@shop/domain';
+import { cartDecider, OrderCommand, orderDecider, userDecider } from '@shop/domain';
 import { DeciderRunner } from '@shop/eventstore';
 import type { Logger } from '@shop/observability';
 import { CommandExecutor } from '@shop/projections';
 import { Reaction } from '@shop/reactions';
 import { CART_CONTRACT, CONFIG, DECIDER_RUNNER, LOGGER } from '../infrastructure/tokens';
+import { KeyedMutex } from './keyed-mutex';
+import { OnChainCart } from './onchain-cart';
+import { PendingOnChainCheckouts } from './pending-onchain-checkouts';
+
+/** Not an outcome: the step is retried by the runner (with backoff, then from parking). */
+class NotYetCheckedOut extends Error {}
 
 /**
  * With CART_SERVICE=onchain, payment confirmed or delivered calls the contract's checkout once
- * per order and records its digest as the order's tx_hash. A failed call is recorded and logged;
- * the order's status change stands (the spec: the on-chain call is non-fatal).
+ * per order and records its digest as the order's tx_hash. It is a durable step: while the item's
+ * object is not known yet, or the chain cannot be reached, it throws and is retried; only the
+ * chain's own refusal is recorded as a failure (the spec: the order's status stands). Each call's
+ * digest is recorded before it is sent and looked up before another is sent, so the contract sees
+ * one checkout per order even when an answer is lost or the process dies mid-call.
  */
 @Injectable()
 export class OnChainCheckoutReaction implements Reaction {
   readonly name = 'onchain-checkout';
   readonly aggregate = 'order' as const;
   readonly eventTypes = ['OrderPaymentConfirmed', 'OrderDelivered'];
+  // Payment and delivery of one order may be handled at once; one call per order at a time.
+  private readonly perOrder = new KeyedMutex();
 
   constructor(
     private readonly executor: CommandExecutor,
@@ -26,36 +37,89 @@ export class OnChainCheckoutReaction implements Reaction {
     @Inject(CART_CONTRACT) private readonly contract: CartContractClient | null,
     @Inject(CONFIG) private readonly config: GatewayConfig,
     @Inject(LOGGER) private readonly logger: Logger,
+    private readonly pending: PendingOnChainCheckouts,
+    private readonly cart: OnChainCart,
   ) {}
 
   async handle(recorded: RecordedEvent): Promise<void> {
     if (this.config.CART_SERVICE !== 'onchain') return;
-    const event = recorded as RecordedEvent<OrderEvent>;
+    const orderId = recorded.aggregateId;
+    const userId = await this.perOrder.run(orderId, () =>
+      this.checkOut(recorded as RecordedEvent<OrderEvent>),
+    );
+    // An item the user removed during its checkout leaves the chain now that the order is done with it.
+    if (userId) await this.cart.settleRemovals(userId);
+  }
+
+  /** The order's user once the contract checkout has an outcome, null for an order of none. */
+  private async checkOut(event: RecordedEvent<OrderEvent>): Promise<string | null> {
     const orderId = event.aggregateId;
     const { state: order } = await this.runner.state(orderDecider, 'order', orderId);
-    if (order.onChainDigest || order.type !== 'checkout' || !order.userId || !order.cartItemId) return;
-    const meta = (step: string) => ({
-      actor: systemActor,
-      commandId: `onchain-checkout:${step}:${event.id}`,
-      causationId: event.id,
-    });
-    let command;
-    try {
-      const [{ state: user }, { state: cart }] = await Promise.all([
-        this.runner.state(userDecider, 'user', order.userId),
-        this.runner.state(cartDecider, 'cart', order.userId),
-      ]);
-      const objectId = cart.links.get(order.cartItemId);
-      if (!this.contract) throw new Error('no cart contract is configured');
-      if (!user.suiAddress) throw new Error("the user's Sui wallet is not provisioned");
-      if (!objectId) throw new Error('the cart item was never linked to an on-chain object');
-      const result = await this.contract.checkout(user.suiAddress, orderId, objectId);
-      command = { type: 'RecordOnChainCheckout' as const, txDigest: result.digest };
-    } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      this.logger.warn({ orderId, err: error }, 'on-chain checkout failed; the order status stands');
-      command = { type: 'RecordOnChainCheckoutFailure' as const, reason };
+    if (order.type !== 'checkout' || !order.userId || !order.cartItemId) return null;
+    if (order.onChainDigest) {
+      this.pending.end(orderId);
+      return order.userId;
     }
-    await this.executor.execute(orderDecider, 'order', orderId, command, meta(command.type));
+    this.pending.begin(orderId);
+    const record = async (command: OrderCommand) => {
+      await this.executor.execute(orderDecider, 'order', orderId, command, {
+        actor: systemActor,
+        // A digest is its own key: a resent call with other bytes is a new command.
+        commandId:
+          command.type === 'RecordOnChainCheckoutSubmitted'
+            ? `onchain-checkout:submitted:${command.txDigest}`
+            : `onchain-checkout:${command.type}:${event.id}:${order.onChainSubmitted.length}`,
+        causationId: event.id,
+      });
+    };
+    let result: ContractCallResult;
+    try {
+      result = await this.call(orderId, order.userId, order.cartItemId, order.onChainSubmitted, record);
+    } catch (error) {
+      if (!finalRefusal(error)) {
+        this.logger.warn({ orderId, err: error }, 'on-chain checkout not done yet; retrying');
+        throw error;
+      }
+      this.logger.warn(
+        { orderId, err: error },
+        'on-chain checkout refused by the chain; the order status stands',
+      );
+      await record({ type: 'RecordOnChainCheckoutFailure', reason: (error as Error).message });
+      this.pending.end(orderId);
+      return order.userId;
+    }
+    await record({ type: 'RecordOnChainCheckout', txDigest: result.digest });
+    this.pending.end(orderId);
+    return order.userId;
   }
+
+  private async call(
+    orderId: string,
+    userId: string,
+    cartItemId: string,
+    submitted: readonly string[],
+    record: (command: OrderCommand) => Promise<void>,
+  ): Promise<ContractCallResult> {
+    const contract = this.contract;
+    if (!contract) throw new ChainInputError('no cart contract is configured');
+    for (const digest of submitted) {
+      const landed = await contract.transactionOutcome(digest);
+      if (landed) return landed;
+    }
+    const [{ state: user }, { state: cart }] = await Promise.all([
+      this.runner.state(userDecider, 'user', userId),
+      this.runner.state(cartDecider, 'cart', userId),
+    ]);
+    if (!user.suiAddress) throw new ChainInputError("the user's Sui wallet is not provisioned");
+    const objectId = cart.links.get(cartItemId);
+    if (!objectId) throw new NotYetCheckedOut('the cart item is not linked to its on-chain object yet');
+    return contract.checkout(user.suiAddress, orderId, objectId, (digest) =>
+      record({ type: 'RecordOnChainCheckoutSubmitted', txDigest: digest }),
+    );
+  }
+}
+
+/** The chain's own answer (an abort, a failed execution) or a call it could never accept. */
+function finalRefusal(error: unknown): boolean {
+  return error instanceof ChainExecutionError || error instanceof ChainInputError;
 }
