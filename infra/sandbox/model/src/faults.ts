@@ -17,29 +17,37 @@ export interface ModelFaultOptions {
   status?: number;
   /** `rate-limit` only; 1 unless told. */
   retryAfterSeconds?: number;
-  /** `cut` only: chunks sent before the cut; half of the answer's unless told. */
+  /** `cut` only: chunks sent before the cut, counted from the end when negative; half unless told. */
   afterChunks?: number;
   /** `slow` only. */
   delayMs?: number;
+  /** Only streamed requests (true) or only non-streamed ones (false); any when unset. */
+  stream?: boolean;
+  /** Matching requests let through before the fault applies, e.g. 1 to fail an agent's second step. */
+  skip?: number;
 }
 
-export type ModelFault = Omit<ModelFaultOptions, 'times'>;
+export type ModelFault = Omit<ModelFaultOptions, 'times' | 'skip'>;
 
 /** Faults for upcoming requests, taken in the order they were asked for. */
 export class FaultInjector {
-  private pending: (ModelFault & { remaining: number })[] = [];
+  private pending: (ModelFault & { remaining: number; skipped: number })[] = [];
 
   failNext({ times = 1, ...fault }: ModelFaultOptions): void {
     if (!Number.isInteger(times) || times < 1) throw new RangeError('times must be a positive integer');
-    this.pending.push({ ...fault, remaining: times });
+    this.pending.push({ ...fault, remaining: times, skipped: 0 });
   }
 
-  take(): ModelFault | undefined {
-    const next = this.pending[0];
+  take(stream: boolean): ModelFault | undefined {
+    const next = this.pending.find((fault) => fault.stream === undefined || fault.stream === stream);
     if (!next) return undefined;
+    if (next.skipped < (next.skip ?? 0)) {
+      next.skipped += 1;
+      return undefined;
+    }
     next.remaining -= 1;
-    if (next.remaining <= 0) this.pending.shift();
-    const { remaining: _remaining, ...fault } = next;
+    if (next.remaining <= 0) this.pending = this.pending.filter((fault) => fault !== next);
+    const { remaining: _remaining, skipped: _skipped, skip: _skip, ...fault } = next;
     return fault;
   }
 

@@ -48,8 +48,10 @@ const faultBody = z.object({
   times: z.number().int().positive().optional(),
   status: z.number().int().min(400).max(599).optional(),
   retryAfterSeconds: z.number().min(0).optional(),
-  afterChunks: z.number().int().min(0).optional(),
+  afterChunks: z.number().int().optional(),
   delayMs: z.number().int().min(0).optional(),
+  stream: z.boolean().optional(),
+  skip: z.number().int().min(0).optional(),
 });
 
 const sse = (value: unknown) => `data: ${typeof value === 'string' ? value : JSON.stringify(value)}\n\n`;
@@ -109,8 +111,8 @@ export async function startModelSandbox(options: ModelSandboxOptions = {}): Prom
   });
 
   app.post('/v1/chat/completions', async (request, reply) => {
-    const fault = faults.take();
     const stream = (request.body as { stream?: unknown } | null)?.stream === true;
+    const fault = faults.take(stream);
     const model = String((request.body as { model?: unknown } | null)?.model ?? '');
     recorded.push({ model, stream, ...(fault && { fault: fault.mode }), at: new Date().toISOString() });
     if (fault?.mode === 'hang') return hang(request, reply);
@@ -162,7 +164,9 @@ export async function startModelSandbox(options: ModelSandboxOptions = {}): Prom
       'cache-control': 'no-cache',
       connection: 'keep-alive',
     });
-    const cutAt = fault?.mode === 'cut' ? (fault.afterChunks ?? Math.floor(chunks.length / 2)) : undefined;
+    const afterChunks =
+      fault?.mode === 'cut' ? (fault.afterChunks ?? Math.floor(chunks.length / 2)) : undefined;
+    const cutAt = afterChunks !== undefined && afterChunks < 0 ? chunks.length + afterChunks : afterChunks;
     for (const [index, chunk] of chunks.entries()) {
       if (raw.destroyed) return;
       if (index === cutAt) return cut(reply);

@@ -18,6 +18,7 @@ import { createRedis, RateLimiter, redisReady } from '@shop/redis';
 import type { Redis } from '@shop/redis';
 import { encryptionKeyFromHex, WalletKeyVault } from '@shop/wallets';
 import type { GatewayOverrides } from './gateway-overrides';
+import { GuardedModel } from '../chat/guarded-model';
 import {
   CHAT_MODEL,
   CONFIG,
@@ -153,7 +154,12 @@ export class InfrastructureModule implements OnApplicationShutdown {
               ? createProductSearch({ mode: 'mock' })
               : createProductSearch({ mode: 'scraping', nc, subjectPrefix: config.EVENT_SUBJECT_PREFIX }),
         },
-        { provide: CHAT_MODEL, useValue: overrides.chatModel ?? createChatModel(config) },
+        {
+          provide: CHAT_MODEL,
+          useValue: new GuardedModel(overrides.chatModel ?? createChatModel(config), {
+            timeoutMs: config.CHAT_MODEL_TIMEOUT_MS,
+          }),
+        },
         {
           provide: CommandExecutor,
           inject: [DECIDER_RUNNER, POSITION_TRACKER],
