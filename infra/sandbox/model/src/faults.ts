@@ -31,7 +31,7 @@ export type ModelFault = Omit<ModelFaultOptions, 'times' | 'skip'>;
 
 /** Faults for upcoming requests, taken in the order they were asked for. */
 export class FaultInjector {
-  private pending: (ModelFault & { remaining: number; skipped: number })[] = [];
+  private pending: (Omit<ModelFaultOptions, 'times'> & { remaining: number; skipped: number })[] = [];
 
   failNext({ times = 1, ...fault }: ModelFaultOptions): void {
     if (!Number.isInteger(times) || times < 1) throw new RangeError('times must be a positive integer');
