@@ -90,6 +90,15 @@ const chainEnv: Record<string, string> = useSuiSandbox ? { CHAIN_RPC_URL: stand(
 const apifyEnv: Record<string, string> = useApifySandbox
   ? { APIFY_API_BASE_URL: stand('4020'), APIFY_API_TOKEN: apifyToken }
   : {};
+/** No model configured: the OpenAI-compatible stand-in, through the production client. CHAT_MODEL=offline keeps the in-process model. */
+const useModelSandbox = !env.OPENAI_API_KEY && env.CHAT_MODEL !== 'offline';
+const modelEnv: Record<string, string> = useModelSandbox
+  ? {
+      OPENAI_BASE_URL: `${stand('4040')}/v1`,
+      OPENAI_API_KEY: 'sk-sandbox-local',
+      CHAT_MODEL: 'offline-shopping-assistant',
+    }
+  : {};
 
 const services: ServiceSpec[] = [
   ...(useProviderSandbox
@@ -129,6 +138,17 @@ const services: ServiceSpec[] = [
         },
       ]
     : []),
+  ...(useModelSandbox
+    ? [
+        {
+          name: 'model',
+          entry: 'infra/sandbox/model/src/main.ts',
+          env: { PORT: '4040' },
+          ready: /model sandbox listening/,
+          url: `${stand('4040')} (OpenAI-compatible stand-in of the chat model)`,
+        },
+      ]
+    : []),
   {
     name: 'projector',
     entry: 'services/projector/src/main.ts',
@@ -139,7 +159,7 @@ const services: ServiceSpec[] = [
   {
     name: 'gateway',
     entry: 'services/gateway/src/main.ts',
-    env: { PORT: gatewayPort, ...providerEnv, ...chainEnv },
+    env: { PORT: gatewayPort, ...providerEnv, ...chainEnv, ...modelEnv },
     ready: /gateway listening/,
     url: gatewayUrl,
   },
