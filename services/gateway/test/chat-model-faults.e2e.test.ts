@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { OFFLINE_MODEL_ID } from '@shop/assistant';
-import { startModelSandbox, type ModelSandbox } from '@shop/sandbox-model';
+import { startModelSandbox, type ModelFaultOptions, type ModelSandbox } from '@shop/sandbox-model';
 import { chat, textOf, userMessage, type ChatReply } from './chat-harness';
 import { startTestStack, TestClient, TestStack } from './stack';
 
@@ -20,6 +21,8 @@ beforeAll(async () => {
     OPENAI_BASE_URL: model.baseURL,
     CHAT_MODEL: OFFLINE_MODEL_ID,
     CHAT_MODEL_TIMEOUT_MS: String(BUDGET_MS),
+    // The property below sends more chat requests a minute than the per-user limit allows.
+    RATE_LIMIT_RPM: '100000',
   });
 });
 afterAll(async () => {
@@ -209,5 +212,82 @@ describe('the session title', () => {
     expect(textOf(reply.message)).toMatch(/hoodie/i);
     const session = await client.request('GET', `/api/sessions/${reply.headers.get('x-session-id')}`);
     expect(session.json.title).toBeUndefined();
+  });
+});
+
+/** Bounded for CI; CHAT_MODEL_FAULT_RUNS=200 explores more. */
+const FAULT_RUNS = Number(process.env.CHAT_MODEL_FAULT_RUNS ?? 12);
+
+const fault: fc.Arbitrary<ModelFaultOptions | undefined> = fc.oneof(
+  fc.constant(undefined),
+  fc.record({
+    mode: fc.constant('rate-limit' as const),
+    retryAfterSeconds: fc.constantFrom(0, 0.1, 30),
+    times: fc.integer({ min: 1, max: 3 }),
+  }),
+  fc.record({
+    mode: fc.constant('error' as const),
+    status: fc.constantFrom(500, 503, 400),
+    times: fc.integer({ min: 1, max: 3 }),
+  }),
+  fc.record({ mode: fc.constant('hang' as const) }),
+  fc.record({ mode: fc.constant('cut' as const), afterChunks: fc.integer({ min: -2, max: 12 }) }),
+  fc.record({ mode: fc.constant('slow' as const), delayMs: fc.constantFrom(5, 20) }),
+);
+
+describe('any fault at any step (property)', () => {
+  it('stores the user turn once, answers 200 with a proper end or 502 with the envelope, never a half tool call', async () => {
+    const client = await shopper();
+    let runs = 0;
+    const outcomes = new Map<string, number>();
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom('show me hoodies', 'hello', "what's in my cart?", 'add the first hoodie in M'),
+        fault,
+        fc.integer({ min: 0, max: 1 }),
+        async (text, injected, skip) => {
+          runs += 1;
+          model.clearFaults();
+          if (injected) model.failNext({ ...injected, skip, stream: true });
+          const turn = userMessage(text);
+          const reply = await chat(client, { messages: [turn] });
+          outcomes.set(
+            `${injected?.mode ?? 'none'}:${reply.status}`,
+            (outcomes.get(`${injected?.mode ?? 'none'}:${reply.status}`) ?? 0) + 1,
+          );
+          expect([200, 502]).toContain(reply.status);
+          if (reply.status === 502) {
+            expect(reply.json).toEqual({ error: expect.any(String), code: 'UPSTREAM_ERROR' });
+          } else {
+            expect(reply.text.endsWith('data: [DONE]\n\n')).toBe(true);
+            expect(reply.chunks.at(-1)?.type).toBe('finish');
+          }
+          const messages = await stored(client, reply);
+          expect(messages.filter(({ id }) => id === turn.id)).toHaveLength(1);
+          expect(messages.filter(({ role }) => role === 'assistant').length).toBeLessThanOrEqual(1);
+          expectNoHalfToolCall(messages);
+          const answer = messages.find(({ role }) => role === 'assistant');
+          if (reply.status === 502) expect(answer).toBeUndefined();
+          if (answer) {
+            const storedText = answer.parts
+              .filter(({ type }) => type === 'text')
+              .map((part) => part.text)
+              .join('');
+            expect(storedText).toBe(textOf(reply.message));
+          }
+
+          model.clearFaults();
+          const sessionId = reply.headers.get('x-session-id');
+          const retried = await chat(client, { sessionId, messages: [turn] });
+          expect(retried.status).toBe(200);
+          const after = await stored(client, retried);
+          expect(after.filter(({ id }) => id === turn.id)).toHaveLength(1);
+          expect(after.filter(({ role }) => role === 'assistant').length).toBeLessThanOrEqual(1);
+          expectNoHalfToolCall(after);
+        },
+      ),
+      { numRuns: FAULT_RUNS },
+    );
+    console.info(`chat model faults: ${runs} scenarios`, Object.fromEntries(outcomes));
   });
 });
