@@ -30,7 +30,7 @@ import { placeUserTurn, textOfMessage } from './stored-conversation';
 
 /** Namespace of the assistant reply ids derived from the user turn they answer. */
 const REPLY_ID_NAMESPACE = '3f0c6a52-7f3e-4b0e-9a51-2c4d8e1b6f70';
-/** What the shopper is told when the model fails; the cause stays in the log. */
+/** What the shopper is told when the model fails before answering, in the words of errorText's chunk. */
 const MODEL_FAILED = 'The assistant could not answer; please try again.';
 /** Memories given to the model per turn, most relevant first. */
 const RECALL_LIMIT = 10;
@@ -231,6 +231,6 @@ export class ChatAgent {
   private errorText(error: unknown): string {
     if (error instanceof DomainError || error instanceof ToolFailure) return error.message;
     this.logger.error({ err: error }, 'chat stream failed');
-    return MODEL_FAILED;
+    return 'The assistant could not answer; please try again.';
   }
 }
