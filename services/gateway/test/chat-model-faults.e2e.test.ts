@@ -189,6 +189,20 @@ describe('a fault after the answer started', () => {
     expectNoHalfToolCall(messages);
   });
 
+  it('a later step refused outright (429s past the retries): an error chunk, a proper end, the tool round kept', async () => {
+    const client = await shopper();
+    model.failNext({ mode: 'rate-limit', retryAfterSeconds: 0, times: 3, stream: true, skip: 1 });
+    const reply = await chat(client, { messages: [userMessage('show me hoodies')] });
+
+    expectProperEnd(reply);
+    expect(reply.chunks.at(-1)).toEqual({ type: 'finish', finishReason: 'error' });
+    const messages = await stored(client, reply);
+    expect(messages.map(({ role }) => role)).toEqual(['user', 'assistant']);
+    expect(messages[1]!.parts.filter(({ type }) => type === 'tool-searchProducts')).toEqual([
+      expect.objectContaining({ state: 'output-available' }),
+    ]);
+  });
+
   it('slow tokens inside the budget: the whole answer, no error', async () => {
     const client = await shopper();
     const quick = await chat(client, { messages: [userMessage('hello')] });
@@ -236,58 +250,62 @@ const fault: fc.Arbitrary<ModelFaultOptions | undefined> = fc.oneof(
 );
 
 describe('any fault at any step (property)', () => {
-  it('stores the user turn once, answers 200 with a proper end or 502 with the envelope, never a half tool call', async () => {
-    const client = await shopper();
-    let runs = 0;
-    const outcomes = new Map<string, number>();
-    await fc.assert(
-      fc.asyncProperty(
-        fc.constantFrom('show me hoodies', 'hello', "what's in my cart?", 'add the first hoodie in M'),
-        fault,
-        fc.integer({ min: 0, max: 1 }),
-        async (text, injected, skip) => {
-          runs += 1;
-          model.clearFaults();
-          if (injected) model.failNext({ ...injected, skip, stream: true });
-          const turn = userMessage(text);
-          const reply = await chat(client, { messages: [turn] });
-          outcomes.set(
-            `${injected?.mode ?? 'none'}:${reply.status}`,
-            (outcomes.get(`${injected?.mode ?? 'none'}:${reply.status}`) ?? 0) + 1,
-          );
-          expect([200, 502]).toContain(reply.status);
-          if (reply.status === 502) {
-            expect(reply.json).toEqual({ error: expect.any(String), code: 'UPSTREAM_ERROR' });
-          } else {
-            expect(reply.text.endsWith('data: [DONE]\n\n')).toBe(true);
-            expect(reply.chunks.at(-1)?.type).toBe('finish');
-          }
-          const messages = await stored(client, reply);
-          expect(messages.filter(({ id }) => id === turn.id)).toHaveLength(1);
-          expect(messages.filter(({ role }) => role === 'assistant').length).toBeLessThanOrEqual(1);
-          expectNoHalfToolCall(messages);
-          const answer = messages.find(({ role }) => role === 'assistant');
-          if (reply.status === 502) expect(answer).toBeUndefined();
-          if (answer) {
-            const storedText = answer.parts
-              .filter(({ type }) => type === 'text')
-              .map((part) => part.text)
-              .join('');
-            expect(storedText).toBe(textOf(reply.message));
-          }
+  it(
+    'stores the user turn once, answers 200 with a proper end or 502 with the envelope, never a half tool call',
+    async () => {
+      const client = await shopper();
+      let runs = 0;
+      const outcomes = new Map<string, number>();
+      await fc.assert(
+        fc.asyncProperty(
+          fc.constantFrom('show me hoodies', 'hello', "what's in my cart?", 'add the first hoodie in M'),
+          fault,
+          fc.integer({ min: 0, max: 1 }),
+          async (text, injected, skip) => {
+            runs += 1;
+            model.clearFaults();
+            if (injected) model.failNext({ ...injected, skip, stream: true });
+            const turn = userMessage(text);
+            const reply = await chat(client, { messages: [turn] });
+            outcomes.set(
+              `${injected?.mode ?? 'none'}:${reply.status}`,
+              (outcomes.get(`${injected?.mode ?? 'none'}:${reply.status}`) ?? 0) + 1,
+            );
+            expect([200, 502]).toContain(reply.status);
+            if (reply.status === 502) {
+              expect(reply.json).toEqual({ error: expect.any(String), code: 'UPSTREAM_ERROR' });
+            } else {
+              expect(reply.text.endsWith('data: [DONE]\n\n')).toBe(true);
+              expect(reply.chunks.at(-1)?.type).toBe('finish');
+            }
+            const messages = await stored(client, reply);
+            expect(messages.filter(({ id }) => id === turn.id)).toHaveLength(1);
+            expect(messages.filter(({ role }) => role === 'assistant').length).toBeLessThanOrEqual(1);
+            expectNoHalfToolCall(messages);
+            const answer = messages.find(({ role }) => role === 'assistant');
+            if (reply.status === 502) expect(answer).toBeUndefined();
+            if (answer) {
+              const storedText = answer.parts
+                .filter(({ type }) => type === 'text')
+                .map((part) => part.text)
+                .join('');
+              expect(storedText).toBe(textOf(reply.message));
+            }
 
-          model.clearFaults();
-          const sessionId = reply.headers.get('x-session-id');
-          const retried = await chat(client, { sessionId, messages: [turn] });
-          expect(retried.status).toBe(200);
-          const after = await stored(client, retried);
-          expect(after.filter(({ id }) => id === turn.id)).toHaveLength(1);
-          expect(after.filter(({ role }) => role === 'assistant').length).toBeLessThanOrEqual(1);
-          expectNoHalfToolCall(after);
-        },
-      ),
-      { numRuns: FAULT_RUNS },
-    );
-    console.info(`chat model faults: ${runs} scenarios`, Object.fromEntries(outcomes));
-  });
+            model.clearFaults();
+            const sessionId = reply.headers.get('x-session-id');
+            const retried = await chat(client, { sessionId, messages: [turn] });
+            expect(retried.status).toBe(200);
+            const after = await stored(client, retried);
+            expect(after.filter(({ id }) => id === turn.id)).toHaveLength(1);
+            expect(after.filter(({ role }) => role === 'assistant').length).toBeLessThanOrEqual(1);
+            expectNoHalfToolCall(after);
+          },
+        ),
+        { numRuns: FAULT_RUNS },
+      );
+      console.info(`chat model faults: ${runs} scenarios`, Object.fromEntries(outcomes));
+    },
+    30_000 + FAULT_RUNS * 4_000,
+  );
 });

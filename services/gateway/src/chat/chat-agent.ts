@@ -138,14 +138,21 @@ export class ChatAgent {
       }
       held.push(next.value);
     }
+    let last = held.at(-1)?.type;
     return new ReadableStream<UIMessageChunk>({
       start(controller) {
         for (const chunk of held) controller.enqueue(chunk);
       },
       async pull(controller) {
         const next = await chunks.read();
-        if (next.done) controller.close();
-        else controller.enqueue(next.value);
+        if (!next.done) {
+          last = next.value.type;
+          controller.enqueue(next.value);
+          return;
+        }
+        // A later step's model call that fails outright leaves the SDK's stream at its error chunk.
+        if (last === 'error') controller.enqueue({ type: 'finish', finishReason: 'error' });
+        controller.close();
       },
       cancel: (reason) => chunks.cancel(reason),
     });
