@@ -69,6 +69,8 @@ export const STACK_SECRETS: Readonly<Record<string, () => string>> = {
 const PROVIDER_SANDBOX_KEY = 'sk_sandbox_local';
 const PROVIDER_SANDBOX_ISSUER = 'provider-sandbox';
 const APIFY_SANDBOX_TOKEN = 'apify_sandbox_local';
+const MODEL_SANDBOX_KEY = 'sk-sandbox-local';
+const MODEL_SANDBOX_MODEL = 'offline-shopping-assistant';
 
 /** One entry per stand-in: adding a stand-in is adding an entry. */
 export const STAND_INS: readonly StandIn[] = [
@@ -127,6 +129,27 @@ export const STAND_INS: readonly StandIn[] = [
       CHAIN_PAYMENT_AMOUNT_MIST: '1000000',
     }),
   },
+  {
+    name: 'model',
+    system: 'chat model',
+    entry: 'infra/sandbox/model/src/main.ts',
+    ready: /model sandbox listening/,
+    port: { variable: 'MODEL_SANDBOX_PORT', fallback: 4040, as: 'PORT' },
+    // CHAT_MODEL=offline (or any model the operator names) is the operator's choice of model too.
+    realSystemVariables: ['OPENAI_API_KEY', 'OPENAI_BASE_URL', 'CHAT_MODEL'],
+    realUrl: (env) =>
+      env.OPENAI_API_KEY
+        ? env.OPENAI_BASE_URL || 'https://api.openai.com/v1'
+        : '(the in-process offline model: OPENAI_API_KEY unset)',
+    secrets: {},
+    // The stand-in answers through the production client, as a real OpenAI-compatible server would.
+    clientEnv: (url) => ({
+      OPENAI_BASE_URL: `${url}/v1`,
+      OPENAI_API_KEY: MODEL_SANDBOX_KEY,
+      CHAT_MODEL: MODEL_SANDBOX_MODEL,
+    }),
+    ownEnv: () => ({ MODEL_SANDBOX_API_KEY: MODEL_SANDBOX_KEY, MODEL_SANDBOX_MODELS: MODEL_SANDBOX_MODEL }),
+  },
 ];
 
 export const SERVICES: readonly Service[] = [
@@ -184,11 +207,6 @@ export interface ExternalSystem {
 
 /** External systems without a stand-in: the real one when configured, else the stack goes without. */
 const UNSTOOD_EXTERNALS: readonly { system: string; url(env: Env): string | undefined; without: string }[] = [
-  {
-    system: 'chat model',
-    url: (env) => (env.OPENAI_API_KEY ? env.OPENAI_BASE_URL || 'https://api.openai.com/v1' : undefined),
-    without: 'the offline model (OPENAI_API_KEY unset)',
-  },
   {
     system: 'memory service',
     url: (env) => env.MEMWAL_URL || undefined,

@@ -23,7 +23,16 @@ const started = (operator: Env) => composeStack(operator, localSecrets).processe
 
 describe('composeStack', () => {
   it('runs every stand-in offline and wires the services to them with the local secrets', () => {
-    expect(started({})).toEqual(['provider', 'apify', 'sui', 'projector', 'gateway', 'search', 'analytics']);
+    expect(started({})).toEqual([
+      'provider',
+      'apify',
+      'sui',
+      'model',
+      'projector',
+      'gateway',
+      'search',
+      'analytics',
+    ]);
     expect(envOf({}, 'gateway')).toMatchObject({
       PORT: '3000',
       PROVIDER_API_URL: 'http://127.0.0.1:4010',
@@ -162,6 +171,21 @@ describe('composeStack', () => {
     expect(started(operator)).not.toContain('apify');
     expect(envOf(operator, 'search')).toMatchObject({ APIFY_API_TOKEN: 'apify_live' });
     expect(envOf(operator, 'search')).not.toHaveProperty('APIFY_API_BASE_URL');
+  });
+
+  it('runs the model stand-in behind the production client unless the operator chose a model', () => {
+    expect(started({})).toContain('model');
+    expect(envOf({}, 'gateway')).toMatchObject({
+      OPENAI_BASE_URL: 'http://127.0.0.1:4040/v1',
+      OPENAI_API_KEY: 'sk-sandbox-local',
+      CHAT_MODEL: 'offline-shopping-assistant',
+    });
+    expect(envOf({}, 'model')).toMatchObject({ PORT: '4040', MODEL_SANDBOX_API_KEY: 'sk-sandbox-local' });
+
+    const inProcess: Env = { CHAT_MODEL: 'offline' };
+    expect(started(inProcess)).not.toContain('model');
+    expect(envOf(inProcess, 'gateway')).toMatchObject({ CHAT_MODEL: 'offline' });
+    expect(envOf(inProcess, 'gateway')).not.toHaveProperty('OPENAI_BASE_URL');
   });
 
   it('says per external system whether it is the real one or a stand-in', () => {

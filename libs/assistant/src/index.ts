@@ -6,3 +6,5 @@ export * from './offline-model';
 export { titleFor } from './offline/title-for';
 export * from './assistant-config';
 export * from './model-factory';
+export { planOfflineAnswer, type OfflineAnswer } from './offline/offline-answer';
+export type { PlannedCall, Step } from './offline/planner';

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type {
   LanguageModelV3,
@@ -7,9 +6,8 @@ import type {
   LanguageModelV3StreamPart,
   LanguageModelV3StreamResult,
 } from '@ai-sdk/provider';
-import { readConversation } from './offline/conversation';
-import { contentOf, finishReasonOf, streamPartsOf, usageOf, type OutputIds } from './offline/model-output';
-import { planStep, type Step } from './offline/planner';
+import { contentOf, finishReasonOf, streamPartsOf } from './offline/model-output';
+import { planOfflineAnswer, type OfflineAnswer } from './offline/offline-answer';
 
 export const OFFLINE_PROVIDER = 'offline';
 export const OFFLINE_MODEL_ID = 'offline-shopping-assistant';
@@ -20,12 +18,6 @@ export interface OfflineChatModelOptions {
    * 0 (the default) streams as fast as the reader reads.
    */
   chunkDelayMs?: number;
-}
-
-interface Decision {
-  step: Step;
-  ids: OutputIds;
-  promptCharacters: number;
 }
 
 /** Hands out parts one read at a time, so an abort stops the stream between any two parts. */
@@ -74,36 +66,22 @@ export class OfflineChatModel implements LanguageModelV3 {
     this.chunkDelayMs = options.chunkDelayMs ?? 0;
   }
 
-  private decide(options: LanguageModelV3CallOptions): Decision {
+  private decide(options: LanguageModelV3CallOptions): OfflineAnswer {
     options.abortSignal?.throwIfAborted();
-    const offered = new Set(
+    const offered =
       options.toolChoice?.type === 'none'
         ? []
-        : (options.tools ?? []).flatMap((tool) => (tool.type === 'function' ? [tool.name] : [])),
-    );
-    const serializedPrompt = JSON.stringify(options.prompt);
-    const digest = createHash('sha256').update(serializedPrompt).digest('hex').slice(0, 24);
-    return {
-      step: planStep(readConversation(options.prompt), offered),
-      ids: { text: `txt_${digest}`, toolCall: (index) => `call_${digest}_${index}` },
-      promptCharacters: serializedPrompt.length,
-    };
+        : (options.tools ?? []).flatMap((tool) => (tool.type === 'function' ? [tool.name] : []));
+    return planOfflineAnswer(options.prompt, offered);
   }
 
   async doGenerate(options: LanguageModelV3CallOptions): Promise<LanguageModelV3GenerateResult> {
-    const { step, ids, promptCharacters } = this.decide(options);
-    return {
-      content: contentOf(step, ids),
-      finishReason: finishReasonOf(step),
-      usage: usageOf(step, promptCharacters),
-      warnings: [],
-    };
+    const { step, ids, usage } = this.decide(options);
+    return { content: contentOf(step, ids), finishReason: finishReasonOf(step), usage, warnings: [] };
   }
 
   async doStream(options: LanguageModelV3CallOptions): Promise<LanguageModelV3StreamResult> {
-    const { step, ids, promptCharacters } = this.decide(options);
-    return {
-      stream: partStream(streamPartsOf(step, ids, promptCharacters), options.abortSignal, this.chunkDelayMs),
-    };
+    const { step, ids, usage } = this.decide(options);
+    return { stream: partStream(streamPartsOf(step, ids, usage), options.abortSignal, this.chunkDelayMs) };
   }
 }

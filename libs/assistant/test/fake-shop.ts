@@ -1,3 +1,4 @@
+import type { LanguageModelV3 } from '@ai-sdk/provider';
 import { MockProductSearch } from '@shop/product-search';
 import { stepCountIs, streamText, tool, type ModelMessage, type TextStreamPart, type ToolSet } from 'ai';
 import {
@@ -93,10 +94,11 @@ export async function runTurn(
   history: ModelMessage[],
   userText: string,
   preferences: string[] = [],
+  model: LanguageModelV3 = new OfflineChatModel(),
 ): Promise<Turn> {
   const messages: ModelMessage[] = [...history, { role: 'user', content: userText }];
   const result = streamText({
-    model: new OfflineChatModel(),
+    model,
     system: buildSystemPrompt({ preferences }),
     messages,
     tools: shop.tools,
@@ -115,11 +117,15 @@ export async function runTurn(
 }
 
 /** Runs the user messages one after another and returns every turn. */
-export async function converse(shop: FakeShop, userTexts: string[]): Promise<Turn[]> {
+export async function converse(
+  shop: FakeShop,
+  userTexts: string[],
+  model: LanguageModelV3 = new OfflineChatModel(),
+): Promise<Turn[]> {
   const turns: Turn[] = [];
   let history: ModelMessage[] = [];
   for (const text of userTexts) {
-    const turn = await runTurn(shop, history, text);
+    const turn = await runTurn(shop, history, text, [], model);
     turns.push(turn);
     history = turn.messages;
   }

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { assistantEnv, createChatModel, DEFAULT_CHAT_MODEL, OfflineChatModel } from '../src';
+import {
+  assistantEnv,
+  createChatModel,
+  DEFAULT_CHAT_MODEL,
+  OFFLINE_CHAT_MODEL,
+  OfflineChatModel,
+} from '../src';
 
 describe('createChatModel', () => {
   it('uses the offline model without an API key', () => {
@@ -12,6 +18,15 @@ describe('createChatModel', () => {
     expect(model.provider).toBe('openai.chat');
     expect(model.modelId).toBe(DEFAULT_CHAT_MODEL);
     expect(model.specificationVersion).toBe('v3');
+  });
+
+  it('uses the in-process offline model when CHAT_MODEL=offline, even with a key and URL', () => {
+    const model = createChatModel({
+      OPENAI_API_KEY: 'sk-test',
+      OPENAI_BASE_URL: 'http://127.0.0.1:4040/v1',
+      CHAT_MODEL: OFFLINE_CHAT_MODEL,
+    });
+    expect(model).toBeInstanceOf(OfflineChatModel);
   });
 
   it('names the configured model at an OpenAI-compatible URL', () => {

@@ -46,6 +46,12 @@ export const gatewayEnv = sharedEnv
     /** Longest wait for one chain JSON-RPC request (reads retry transport failures up to 3 times). */
     CHAIN_RPC_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
     IDLE_TIMEOUT_MS: z.coerce.number().int().min(1000).default(120_000),
+    /**
+     * Budget of one chat model call: its answer must start within it (retries of a 429 or 5xx and
+     * their waits included) and must not fall silent for longer; well inside IDLE_TIMEOUT_MS, since
+     * the chat answer's headers wait for the model to start.
+     */
+    CHAT_MODEL_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(30_000),
   })
   // Runs even when another variable is already invalid, so one message names every problem.
   .check(

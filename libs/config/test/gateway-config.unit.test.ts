@@ -22,6 +22,14 @@ describe('gateway configuration', () => {
     });
   });
 
+  it('bounds the chat model budget well inside the idle timeout', () => {
+    expect(loadConfig(gatewayEnv, {}).CHAT_MODEL_TIMEOUT_MS).toBe(30_000);
+    expect(loadConfig(gatewayEnv, { CHAT_MODEL_TIMEOUT_MS: '1500' }).CHAT_MODEL_TIMEOUT_MS).toBe(1500);
+    expect(problemsOf({ CHAT_MODEL_TIMEOUT_MS: '120000' })).toEqual([
+      expect.stringMatching(/^CHAT_MODEL_TIMEOUT_MS: /),
+    ]);
+  });
+
   it('names every missing on-chain variable in one message when CART_SERVICE=onchain', () => {
     expect(problemsOf({ CART_SERVICE: 'onchain' })).toEqual([
       'CHAIN_CONTRACT_ADDRESS: required when CART_SERVICE=onchain',

@@ -97,6 +97,25 @@ export function scriptedModel(
   return model;
 }
 
+/** `inner`, except that its next answer breaks (as a cut connection does) after `parts` stream parts. */
+export function breakingAfter(inner: LanguageModelV3, parts: number): LanguageModelV3 {
+  const model = scriptedModel([]);
+  model.doStream = async (options) => {
+    const reader = (await inner.doStream(options)).stream.getReader();
+    let read = 0;
+    return {
+      stream: new ReadableStream<LanguageModelV3StreamPart>({
+        async pull(controller) {
+          const next = await reader.read();
+          if (next.done || ++read > parts) controller.error(new Error('connection reset'));
+          else controller.enqueue(next.value);
+        },
+      }),
+    };
+  };
+  return model;
+}
+
 export interface ChatReply {
   status: number;
   headers: Headers;

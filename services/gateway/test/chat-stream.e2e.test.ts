@@ -1,8 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { LanguageModelV3 } from '@ai-sdk/provider';
 import type { UIMessageChunk } from 'ai';
-import { OfflineChatModel } from '@shop/assistant';
+import { createChatModel, OFFLINE_MODEL_ID, OfflineChatModel } from '@shop/assistant';
+import { startModelSandbox, type ModelSandbox } from '@shop/sandbox-model';
 import {
+  breakingAfter,
   chat,
   parseChatStream,
   scriptedModel,
@@ -16,14 +19,44 @@ import { startTestStack, TestClient, TestStack } from './stack';
 
 const model = new SwitchableModel();
 let stack: TestStack;
+let sandbox: ModelSandbox;
 
 beforeAll(async () => {
+  sandbox = await startModelSandbox();
   stack = await startTestStack('chatstream', {}, { chatModel: model });
 });
-afterAll(() => stack?.stop());
+afterAll(async () => {
+  await stack?.stop();
+  await sandbox?.close();
+});
 afterEach(() => {
   model.current = new OfflineChatModel();
+  sandbox.clearFaults();
 });
+
+/**
+ * The two models the conformance tests run against: the in-process offline model, and the same
+ * planner behind the OpenAI-compatible stand-in, reached by the production client (@ai-sdk/openai).
+ */
+const models: { name: string; make: () => LanguageModelV3; breakNextAnswer: () => void }[] = [
+  {
+    name: 'the in-process offline model',
+    make: () => new OfflineChatModel(),
+    breakNextAnswer: () => {
+      model.current = breakingAfter(new OfflineChatModel(), 3);
+    },
+  },
+  {
+    name: 'the stand-in through the production client',
+    make: () =>
+      createChatModel({
+        OPENAI_API_KEY: sandbox.apiKey,
+        OPENAI_BASE_URL: sandbox.baseURL,
+        CHAT_MODEL: OFFLINE_MODEL_ID,
+      }),
+    breakNextAnswer: () => sandbox.failNext({ mode: 'cut', afterChunks: 3 }),
+  },
+];
 
 const email = () => `${randomUUID().slice(0, 8)}@example.com`;
 async function shopper(): Promise<TestClient> {
@@ -71,7 +104,11 @@ function expectAi600Chunks(chunks: UIMessageChunk[]) {
   }
 }
 
-describe('POST /api/chat stream', () => {
+describe.each(models)('POST /api/chat stream, answered by $name', ({ make, breakNextAnswer }) => {
+  beforeEach(() => {
+    model.current = make();
+  });
+
   it('streams the UI message protocol v1 with X-Session-Id, in order, ending with [DONE]', async () => {
     const client = await shopper();
     const reply = await chat(client, { messages: [userMessage('show me red running shoes under $120')] });
@@ -92,7 +129,8 @@ describe('POST /api/chat stream', () => {
       'data-memwal-activity',
       'start-step',
       'tool-input-start',
-      'tool-input-delta',
+      // One delta from the in-process model; the arguments in pieces from a server.
+      ...types.filter((type) => type === 'tool-input-delta'),
       'tool-input-available',
       'tool-output-available',
       'finish-step',
@@ -138,6 +176,22 @@ describe('POST /api/chat stream', () => {
     expect(response.headers.get('ratelimit-remaining')).toMatch(/^\d+$/);
   });
 
+  it('ends a stream broken after it started with an error chunk and a proper end', async () => {
+    const client = await shopper();
+    const sessionId = (await chat(client, { messages: [userMessage('hello')] })).headers.get('x-session-id');
+    breakNextAnswer();
+    const reply = await chat(client, { sessionId, messages: [userMessage('show me hats')] });
+
+    expect(reply.status).toBe(200);
+    expect(reply.text.endsWith('data: [DONE]\n\n')).toBe(true);
+    const types = reply.chunks.map(({ type }) => type);
+    expect(types.slice(-3)).toEqual(['error', 'finish-step', 'finish']);
+    expect(reply.chunks.at(-1)).toEqual({ type: 'finish', finishReason: 'error' });
+    expectAi600Chunks(reply.chunks);
+  });
+});
+
+describe('POST /api/chat stream, scripted models', () => {
   it('stops after 5 steps when the model keeps calling tools', async () => {
     const client = await shopper();
     const looping = scriptedModel([toolStep([{ toolName: 'viewCart', input: {} }])]);
@@ -204,15 +258,20 @@ describe('POST /api/chat stream', () => {
     });
     expect(reply.chunks[0]?.type).toBe('start');
     expectAi600Chunks(reply.chunks);
+  });
 
+  it('answers a model that fails before saying anything with 502 UPSTREAM_ERROR, the user turn stored', async () => {
+    const client = await shopper();
     model.current = scriptedModel([]);
     model.current.doStream = async () => {
       throw new Error('connection refused');
     };
-    const refused = await chat(client, { messages: [userMessage('show me hats')] });
-    expect(refused.status).toBe(200);
-    expect(refused.chunks.some((chunk) => chunk.type === 'error')).toBe(true);
-    expect(refused.text.endsWith('data: [DONE]\n\n')).toBe(true);
+    const refused = await chat(client, { messages: [userMessage('show me hats', 'hats-1')] });
+    expect([refused.status, refused.json.code]).toEqual([502, 'UPSTREAM_ERROR']);
+    expect(refused.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(refused.json.error).toBe('The assistant could not answer; please try again.');
+    const session = await client.request('GET', `/api/sessions/${refused.headers.get('x-session-id')}`);
+    expect((session.json.messages as { id: string }[]).map(({ id }) => id)).toEqual(['hats-1']);
   });
 
   it('aborts the model call when the client disconnects', async () => {

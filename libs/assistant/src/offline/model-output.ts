@@ -56,7 +56,7 @@ export function contentOf(step: Step, ids: OutputIds): LanguageModelV3Content[] 
 export function streamPartsOf(
   step: Step,
   ids: OutputIds,
-  promptCharacters: number,
+  usage: LanguageModelV3Usage,
 ): LanguageModelV3StreamPart[] {
   const body: LanguageModelV3StreamPart[] =
     step.kind === 'text'
@@ -78,6 +78,6 @@ export function streamPartsOf(
   return [
     { type: 'stream-start', warnings: [] },
     ...body,
-    { type: 'finish', finishReason: finishReasonOf(step), usage: usageOf(step, promptCharacters) },
+    { type: 'finish', finishReason: finishReasonOf(step), usage },
   ];
 }

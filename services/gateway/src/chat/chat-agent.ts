@@ -30,8 +30,25 @@ import { placeUserTurn, textOfMessage } from './stored-conversation';
 
 /** Namespace of the assistant reply ids derived from the user turn they answer. */
 const REPLY_ID_NAMESPACE = '3f0c6a52-7f3e-4b0e-9a51-2c4d8e1b6f70';
+/** What the shopper is told when the model fails before answering, in the words of errorText's chunk. */
+const MODEL_FAILED = 'The assistant could not answer; please try again.';
 /** Memories given to the model per turn, most relevant first. */
 const RECALL_LIMIT = 10;
+
+const FINISHED_TOOL_STATES: readonly string[] = ['output-available', 'output-error', 'output-denied'];
+
+/**
+ * A part of a reply as it is stored. A tool call whose input or run was cut short is dropped, never
+ * stored half made; text cut short is stored as what was said.
+ */
+function keptPart(part: UIMessage['parts'][number]): UIMessage['parts'] {
+  if (part.type.startsWith('tool-') || part.type === 'dynamic-tool') {
+    const { state } = part as { state?: string };
+    return state !== undefined && FINISHED_TOOL_STATES.includes(state) ? [part] : [];
+  }
+  if (part.type === 'text' && part.state === 'streaming') return [{ ...part, state: 'done' }];
+  return [part];
+}
 
 /** A request that passed every check: what the stream needs, and nothing sent yet. */
 export interface ChatTurn {
@@ -107,8 +124,45 @@ export class ChatAgent {
     };
   }
 
-  /** The answer as UI message chunks; it always ends, with an `error` chunk when something failed. */
-  reply(turn: ChatTurn, signal: AbortSignal): ReadableStream<UIMessageChunk> {
+  /**
+   * The answer as UI message chunks, once the model has started it: a model that fails before saying
+   * anything is refused here (502), while the request can still get a JSON error. After that the stream
+   * always ends, with an `error` chunk when something failed.
+   */
+  async reply(turn: ChatTurn, signal: AbortSignal): Promise<ReadableStream<UIMessageChunk>> {
+    const chunks = this.answer(turn, signal).getReader();
+    const held: UIMessageChunk[] = [];
+    // streamText starts a step only once the model's answer has started (see GuardedModel).
+    while (held.at(-1)?.type !== 'start-step') {
+      const next = await chunks.read();
+      if (next.done) break;
+      if (next.value.type === 'error') {
+        await chunks.cancel();
+        throw new DomainError('upstream', 'UPSTREAM_ERROR', MODEL_FAILED, { 'x-session-id': turn.sessionId });
+      }
+      held.push(next.value);
+    }
+    let last = held.at(-1)?.type;
+    return new ReadableStream<UIMessageChunk>({
+      start(controller) {
+        for (const chunk of held) controller.enqueue(chunk);
+      },
+      async pull(controller) {
+        const next = await chunks.read();
+        if (!next.done) {
+          last = next.value.type;
+          controller.enqueue(next.value);
+          return;
+        }
+        // A later step's model call that fails outright leaves the SDK's stream at its error chunk.
+        if (last === 'error') controller.enqueue({ type: 'finish', finishReason: 'error' });
+        controller.close();
+      },
+      cancel: (reason) => chunks.cancel(reason),
+    });
+  }
+
+  private answer(turn: ChatTurn, signal: AbortSignal): ReadableStream<UIMessageChunk> {
     return createUIMessageStream({
       onError: (error) => this.errorText(error),
       execute: async ({ writer }) => {
@@ -123,7 +177,10 @@ export class ChatAgent {
           system: buildSystemPrompt({ preferences: memories.map((memory) => memory.content) }),
           messages: turn.modelMessages,
           tools: this.tools.forShopper(turn.userId, turn.sessionId),
-          stopWhen: stepCountIs(AGENT_MAX_STEPS),
+          // A step whose model call broke ends the reply: its error is the last thing the shopper sees.
+          stopWhen: [stepCountIs(AGENT_MAX_STEPS), ({ steps }) => steps.at(-1)?.finishReason === 'error'],
+          // GuardedModel retries within the request's budget.
+          maxRetries: 0,
           abortSignal: signal,
           // Logged once, by errorText, where the error becomes a chunk (the default prints to stderr).
           onError: () => undefined,
@@ -162,7 +219,8 @@ export class ChatAgent {
     return { memories, activity };
   }
 
-  private async store(turn: ChatTurn, parts: UIMessage['parts']): Promise<void> {
+  private async store(turn: ChatTurn, answer: UIMessage['parts']): Promise<void> {
+    const parts = answer.flatMap(keptPart);
     // A reply cut off before the model said or did anything has nothing worth keeping.
     const answered = parts.some((part) => part.type === 'text' || part.type.startsWith('tool-'));
     if (!answered) return;

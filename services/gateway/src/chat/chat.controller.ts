@@ -40,6 +40,12 @@ export class ChatController {
       },
       { status: 403, code: 'SessionOwnershipError', description: 'sessionId belongs to another user' },
       { status: 404, code: 'SessionNotFound', description: 'sessionId does not exist' },
+      {
+        status: 502,
+        code: 'UPSTREAM_ERROR',
+        description:
+          'the model failed or did not start answering in time (the user turn is stored; X-Session-Id names the session)',
+      },
       ...gatedErrors,
     ],
   })
@@ -54,11 +60,12 @@ export class ChatController {
     reply.raw.on('close', () => {
       if (!reply.raw.writableFinished) disconnected.abort(new Error('the client disconnected'));
     });
+    const answer = await this.agent.reply(turn, disconnected.signal);
     // Sent through Fastify rather than the raw socket, so the CORS, correlation, rate-limit and
     // cookie headers its hooks add are kept; Fastify destroys the body when the client goes away.
     reply
       .status(200)
       .headers({ ...UI_MESSAGE_STREAM_HEADERS, 'x-session-id': turn.sessionId })
-      .send(sseBody(this.agent.reply(turn, disconnected.signal)));
+      .send(sseBody(answer));
   }
 }

@@ -29,6 +29,8 @@ export class SessionTitler {
         model: this.model,
         system,
         prompt,
+        // The chat model retries within its own budget.
+        maxRetries: 0,
         abortSignal: AbortSignal.any([signal, AbortSignal.timeout(TITLE_TIMEOUT_MS)]),
       });
       await this.commands.execute(

@@ -20,6 +20,7 @@ import { encryptionKeyFromHex, WalletKeyVault } from '@shop/wallets';
 import type { GatewayOverrides } from './gateway-overrides';
 import { CatalogImageAddress } from '../catalog-images/catalog-image-address';
 import { servesCatalogImages } from '../catalog-images/serves-catalog-images';
+import { GuardedModel } from '../chat/guarded-model';
 import {
   CHAT_MODEL,
   CONFIG,
@@ -161,7 +162,12 @@ export class InfrastructureModule implements OnApplicationShutdown {
                 })
               : createProductSearch({ mode: 'scraping', nc, subjectPrefix: config.EVENT_SUBJECT_PREFIX }),
         },
-        { provide: CHAT_MODEL, useValue: overrides.chatModel ?? createChatModel(config) },
+        {
+          provide: CHAT_MODEL,
+          useValue: new GuardedModel(overrides.chatModel ?? createChatModel(config), {
+            timeoutMs: config.CHAT_MODEL_TIMEOUT_MS,
+          }),
+        },
         PendingOnChainCheckouts,
         {
           provide: CommandExecutor,
