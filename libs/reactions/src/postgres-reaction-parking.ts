@@ -28,6 +28,17 @@ export class PostgresReactionParking implements ReactionParking {
     return rows.map((r) => ({ ...r, sequence: Number(r.sequence) }));
   }
 
+  async holds(reaction: string, subject: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('parked_reactions')
+      .select('sequence')
+      .where('reaction', '=', reaction)
+      .where('subject', '=', subject)
+      .limit(1)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
   /** Every parked event of every reaction, for an operator. */
   async all(): Promise<(ParkedReaction & { attempts: number })[]> {
     const rows = await this.db.selectFrom('parked_reactions').selectAll().orderBy('parked_at').execute();
