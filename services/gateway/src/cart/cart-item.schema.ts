@@ -1,6 +1,7 @@
 import { Selectable } from 'kysely';
 import { z } from 'zod';
 import { CartItemsTable } from '@shop/db';
+import { MAX_PRICE_CENTS } from '@shop/domain';
 
 export const cartItemSchema = z.object({
   id: z.uuid(),
@@ -21,7 +22,7 @@ export type CartItemResponse = z.infer<typeof cartItemSchema>;
 export const addCartItemBody = z.object({
   productId: z.string().min(1).max(255),
   productName: z.string().min(1).max(500),
-  price: z.number().describe('positive integer, USD cents'),
+  price: z.number().describe(`positive integer, USD cents, at most ${MAX_PRICE_CENTS}`),
   image: z.string().min(1).max(2048).describe('http(s) URL'),
   productUrl: z.string().min(1).max(2048).describe('http(s) URL'),
   retailer: z.string().min(1).max(255),
