@@ -1,7 +1,7 @@
 import { AddressInfo } from 'node:net';
 import Fastify from 'fastify';
 import { registerControlRoutes } from './control-routes';
-import { FaultInjector, ProviderOperation } from './faults';
+import { Fault, FaultInjector, ProviderOperation } from './faults';
 import { idempotencyKey, IdempotencyStore } from './idempotency';
 import { IdentityProvider } from './identity';
 import { registerIdentityRoutes } from './identity-routes';
@@ -66,6 +66,7 @@ export async function startProviderSandbox(options: ProviderSandboxOptions = {})
   const faults = new FaultInjector();
   const requests: RecordedRequest[] = [];
   const idempotency = new IdempotencyStore();
+  const afterEffect = new WeakMap<object, Fault>();
   const control = createSandboxControl({ identity, wallets, orders, sender, faults, requests });
 
   // Hung requests must not hold close() open, hence the forced close of live connections.
@@ -88,7 +89,9 @@ export async function startProviderSandbox(options: ProviderSandboxOptions = {})
       await new Promise((resolve) => request.raw.socket.once('close', resolve));
       return;
     }
-    if (fault) {
+    if (fault?.mode === 'after' || fault?.mode === 'late') {
+      afterEffect.set(request, fault);
+    } else if (fault) {
       return reply
         .code(fault.status)
         .send(new ProviderApiError(fault.status, `Sandbox fault in ${operation}`).toBody());
@@ -98,6 +101,20 @@ export async function startProviderSandbox(options: ProviderSandboxOptions = {})
         .code(401)
         .send(new ProviderApiError(401, 'Unauthorized: invalid or missing API key').toBody());
     }
+  });
+
+  // The route has acted by now: its answer is replaced by an error, or held back.
+  app.addHook('onSend', async (request, reply, payload) => {
+    const fault = afterEffect.get(request);
+    if (!fault) return payload;
+    afterEffect.delete(request);
+    if (fault.mode === 'late') {
+      await new Promise((resolve) => setTimeout(resolve, fault.delayMs));
+      return payload;
+    }
+    reply.code(fault.status);
+    const { operation } = request.routeOptions.config;
+    return JSON.stringify(new ProviderApiError(fault.status, `Sandbox fault after ${operation}`).toBody());
   });
 
   app.setErrorHandler((error, request, reply) => {
