@@ -6,7 +6,7 @@ import { idempotencyKey, IdempotencyStore } from './idempotency';
 import { IdentityProvider } from './identity';
 import { registerIdentityRoutes } from './identity-routes';
 import { OrderBook } from './order-book';
-import { registerOrderRoutes } from './order-routes';
+import { CreatedOrder, registerOrderRoutes } from './order-routes';
 import { ProviderApiError } from './provider-api-error';
 import { createSandboxControl, RecordedRequest, SandboxControl } from './sandbox-control';
 import { registerWalletRoutes } from './wallet-routes';
@@ -67,7 +67,8 @@ export async function startProviderSandbox(options: ProviderSandboxOptions = {})
   const requests: RecordedRequest[] = [];
   const idempotency = new IdempotencyStore();
   const afterEffect = new WeakMap<object, Fault>();
-  const control = createSandboxControl({ identity, wallets, orders, sender, faults, requests });
+  const created: CreatedOrder[] = [];
+  const control = createSandboxControl({ identity, wallets, orders, sender, faults, requests, created });
 
   // Hung requests must not hold close() open, hence the forced close of live connections.
   const app = Fastify({ logger: { level: options.logLevel ?? 'silent' }, forceCloseConnections: true });
@@ -130,7 +131,7 @@ export async function startProviderSandbox(options: ProviderSandboxOptions = {})
 
   registerIdentityRoutes(app, identity);
   registerWalletRoutes(app, wallets, idempotency);
-  registerOrderRoutes(app, orders, idempotency);
+  registerOrderRoutes(app, orders, idempotency, created);
   registerControlRoutes(app, control);
 
   await app.listen({ host, port: options.port ?? 0 });
