@@ -39,6 +39,16 @@ export class PostgresReactionParking implements ReactionParking {
     return row !== undefined;
   }
 
+  /** How many events each reaction has parked (reactions with none are absent). */
+  async counts(): Promise<Map<string, number>> {
+    const rows = await this.db
+      .selectFrom('parked_reactions')
+      .select(['reaction', (eb) => eb.fn.countAll<string>().as('count')])
+      .groupBy('reaction')
+      .execute();
+    return new Map(rows.map((r) => [r.reaction, Number(r.count)]));
+  }
+
   /** Every parked event of every reaction, for an operator. */
   async all(): Promise<(ParkedReaction & { attempts: number })[]> {
     const rows = await this.db.selectFrom('parked_reactions').selectAll().orderBy('parked_at').execute();

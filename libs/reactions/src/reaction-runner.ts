@@ -5,6 +5,7 @@ import { decodeCommit, EventStore } from '@shop/eventstore';
 import { withCorrelationId } from '@shop/observability';
 import { Reaction } from './reaction';
 import { ReactionParking } from './reaction-parking';
+import { UnprocessableEvent } from './unprocessable-event';
 
 export interface ReactionLogger {
   warn(obj: object, msg: string): void;
@@ -133,7 +134,7 @@ export class ReactionRunner {
         message.ack();
         return;
       } catch (error) {
-        if (attempt >= max) {
+        if (attempt >= max || error instanceof UnprocessableEvent) {
           logger.error({ ...entry, err: error }, 'reaction gave up; event parked');
           await parking?.park({ ...entry, error: describe(error) }).catch((parkError: unknown) => {
             logger.error({ ...entry, err: parkError }, 'could not park the event');
