@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { AckPolicy, ConsumerMessages, DeliverPolicy, JsMsg, nanos } from 'nats';
+import { AckPolicy, Consumer, ConsumerMessages, DeliverPolicy, JsMsg, nanos } from 'nats';
+import pg from 'pg';
 import { RecordedEvent } from '@shop/contracts';
 import { decodeCommit, EventStore } from '@shop/eventstore';
 import { withCorrelationId } from '@shop/observability';
@@ -23,6 +24,12 @@ export interface ReactionRunnerOptions {
   /** Where events go that still fail after the last delivery; they are retried from there. */
   parking?: ReactionParking;
   retryParkedEveryMs?: number;
+  /**
+   * Postgres of the session-level advisory lock that keeps one active runner per reaction and
+   * stream, as projections do: the consumer is shared by every process, so without it two
+   * processes would each take messages of one subject and reorder them. Others stand by.
+   */
+  databaseUrl?: string;
 }
 
 const retryDelayMs = (attempt: number) => Math.min(500 * 2 ** (attempt - 1), 30_000);
@@ -47,6 +54,7 @@ export class ReactionRunner {
   private retrying: Promise<void> | null = null;
   private stopping = false;
   private halt = new AbortController();
+  private lockClient: pg.Client | null = null;
 
   constructor(private readonly options: ReactionRunnerOptions) {}
 
@@ -75,8 +83,7 @@ export class ReactionRunner {
     this.stopping = false;
     this.halt = new AbortController();
     const consumer = await store.js.consumers.get(store.stream, name);
-    this.messages = await consumer.consume({ max_messages: this.options.concurrency ?? 8 });
-    this.loop = this.consume(this.messages);
+    this.loop = this.run(consumer);
     if (this.options.parking) {
       this.retryTimer = setInterval(() => {
         this.retrying ??= this.retryParked().finally(() => (this.retrying = null));
@@ -92,6 +99,53 @@ export class ReactionRunner {
     await this.loop;
     await Promise.all(this.inFlight);
     await this.retrying;
+  }
+
+  /** Consumes while this process holds the lock (or always, without one); stands by otherwise. */
+  private async run(consumer: Consumer): Promise<void> {
+    while (!this.stopping) {
+      if (!(await this.acquireLock().catch(() => false))) {
+        await sleep(1000, undefined, { signal: this.halt.signal }).catch(() => undefined);
+        continue;
+      }
+      this.messages = await consumer.consume({ max_messages: this.options.concurrency ?? 8 });
+      await this.consume(this.messages);
+      // Stopped, or the lock was lost: what is in hand finishes before another turn.
+      await Promise.all(this.inFlight);
+    }
+    await this.releaseLock();
+  }
+
+  private async acquireLock(): Promise<boolean> {
+    const { databaseUrl, store, reaction } = this.options;
+    if (!databaseUrl || this.lockClient) return true;
+    const client = new pg.Client({
+      connectionString: databaseUrl,
+      application_name: `lock:reaction:${reaction.name}`,
+    });
+    client.on('error', () => undefined);
+    await client.connect();
+    const result = await client.query<{ locked: boolean }>(
+      'SELECT pg_try_advisory_lock(hashtext($1)) AS locked',
+      [`reaction:${store.stream}:${reaction.name}`],
+    );
+    if (!result.rows[0]?.locked) {
+      await client.end().catch(() => undefined);
+      return false;
+    }
+    client.on('end', () => {
+      if (this.lockClient !== client) return;
+      this.lockClient = null;
+      this.messages?.stop();
+    });
+    this.lockClient = client;
+    return true;
+  }
+
+  private async releaseLock(): Promise<void> {
+    const client = this.lockClient;
+    this.lockClient = null;
+    await client?.end().catch(() => undefined);
   }
 
   private async consume(messages: ConsumerMessages): Promise<void> {

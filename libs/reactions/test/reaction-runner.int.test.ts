@@ -107,6 +107,39 @@ describe('reaction runner', () => {
     }
   });
 
+  it('keeps the order when two processes run the same reaction: one is active, the other stands by', async () => {
+    const cartIds = [randomUUID(), randomUUID(), randomUUID()];
+    const handled = new Map<string, number[]>(cartIds.map((id) => [id, []]));
+    const failed = new Set<string>();
+    const name = `pair_${randomUUID().slice(0, 8)}`;
+    const runnerIn = () =>
+      new ReactionRunner({
+        store: t.store,
+        logger: silent,
+        databaseUrl: env.databaseUrl,
+        reaction: recordingReaction(name, async (event) => {
+          const seen = handled.get(event.aggregateId);
+          if (!seen) return;
+          // The first event of each subject fails once, while its later events are pending.
+          if (seen.length === 0 && !failed.has(event.aggregateId)) {
+            failed.add(event.aggregateId);
+            throw new Error('transient');
+          }
+          seen.push(event.sequence);
+        }),
+      });
+    const histories = [];
+    for (const id of cartIds) histories.push(await appendHistory(id, 6));
+    const runners = [runnerIn(), runnerIn()];
+    await Promise.all(runners.map((r) => r.start()));
+    try {
+      await until(() => [...handled.values()].every((seen) => seen.length === 6), 'every event handled');
+      expect(cartIds.map((id) => handled.get(id))).toEqual(histories);
+    } finally {
+      await Promise.all(runners.map((r) => r.stop()));
+    }
+  });
+
   it('still handles different subjects concurrently', async () => {
     const [slowCart, fastCart] = [randomUUID(), randomUUID()];
     let releaseSlow: () => void = () => undefined;
