@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { Webhook } from 'svix';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '@shop/db';
@@ -315,6 +315,31 @@ describe('provider webhooks', () => {
     }
     const metrics = await (await fetch(`${stack.url}/metrics`)).text();
     expect(metrics).toMatch(/reaction_parked_events\{reaction="provider-webhooks"[^}]*\} [3-9]/);
+  });
+
+  it('records a verified delivery whose id cannot name a subject under the digest of that id', async () => {
+    const { client, orderId, providerOrderId } = await placedOrder();
+    const body = JSON.stringify({
+      type: 'orders.payment.succeeded',
+      data: {
+        orderId: providerOrderId,
+        phase: 'delivery',
+        payment: { status: 'completed', currency: 'usdc' },
+      },
+    });
+    const id = `msg.${randomUUID()}.with dots`;
+    const statuses = [];
+    for (let i = 0; i < 2; i++) statuses.push(await post(body, sign(body, id)).then((r) => r.json()));
+    expect(statuses).toEqual([
+      { received: true, duplicate: false },
+      { received: true, duplicate: true },
+    ]);
+    const digest = `sha256_${createHash('sha256').update(id).digest('hex')}`;
+    expect(await eventsOf('provider-webhook', digest)).toEqual(['ProviderWebhookReceived']);
+    await eventually(
+      () => orderOf(client, orderId),
+      (r) => r.json.status === 'payment_confirmed',
+    );
   });
 
   it('answers 503 WEBHOOK_NOT_CONFIGURED when the secret is unset', async () => {
