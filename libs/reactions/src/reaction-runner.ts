@@ -19,7 +19,7 @@ export interface ReactionRunnerOptions {
   logger: ReactionLogger;
   /** Deliveries before a message is given up (logged as an error, never silently). */
   maxDeliveries?: number;
-  /** Messages handled at once by this process; several processes share one consumer. */
+  /** Messages handled at once by the active runner (different subjects only). */
   concurrency?: number;
   /** Where events go that still fail after the last delivery; they are retried from there. */
   parking?: ReactionParking;
