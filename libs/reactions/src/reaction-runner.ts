@@ -108,8 +108,11 @@ export class ReactionRunner {
         await sleep(1000, undefined, { signal: this.halt.signal }).catch(() => undefined);
         continue;
       }
-      this.messages = await consumer.consume({ max_messages: this.options.concurrency ?? 8 });
-      await this.consume(this.messages);
+      const messages = await consumer.consume({ max_messages: this.options.concurrency ?? 8 });
+      this.messages = messages;
+      // stop() may have come while the consumer was being opened.
+      if (this.stopping) messages.stop();
+      await this.consume(messages);
       // Stopped, or the lock was lost: what is in hand finishes before another turn.
       await Promise.all(this.inFlight);
     }
