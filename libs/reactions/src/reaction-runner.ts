@@ -220,8 +220,9 @@ export class ReactionRunner {
    * retried by several processes at once is harmless.
    */
   private async retryParked(): Promise<void> {
-    const { parking, reaction, store, logger } = this.options;
-    if (!parking) return;
+    const { parking, reaction, store, logger, databaseUrl } = this.options;
+    // Only the active runner retries, so parked events too are handled by one process in order.
+    if (!parking || (databaseUrl && !this.lockClient)) return;
     try {
       const stuck = new Set<string>();
       for (const entry of await parking.parked(reaction.name)) {
