@@ -5,6 +5,7 @@ import * as userMemories from './migrations/0003-user-memories';
 import * as cartItems from './migrations/0004-cart-items';
 import * as chatSessions from './migrations/0005-chat-sessions';
 import * as orders from './migrations/0006-orders';
+import * as moneyAsBigint from './migrations/0007-money-as-bigint';
 
 /** Checkpoints and parking: every schema that projections write into starts with these. */
 export const bookkeepingMigrations: Record<string, Migration> = {
@@ -19,6 +20,7 @@ export const readModelMigrations: Record<string, Migration> = {
   '0004-cart-items': cartItems,
   '0005-chat-sessions': chatSessions,
   '0006-orders': orders,
+  '0007-money-as-bigint': moneyAsBigint,
 };
 
 /**

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { CartEvent } from '@shop/contracts';
 import { CartCommand, ProductToAdd } from '../src/cart/cart-commands';
 import { cartDecider } from '../src/cart/cart-decider';
+import { MAX_PRICE_CENTS } from '../src/cart/cart-state';
 import { fold } from '../src/decider';
 import { DomainError } from '../src/domain-error';
 
@@ -80,12 +81,21 @@ describe('cart decider', () => {
       { price: 0 },
       { price: -5 },
       { price: 19.99 },
+      { price: MAX_PRICE_CENTS + 1 },
+      { price: 2 ** 63 },
       { image: 'not a url' },
       { productUrl: 'javascript:alert(1)' },
       { image: 'ftp://img.example.com/x.jpg' },
     ]) {
       const error = refusal({ type: 'AddItem', itemId: randomUUID(), product: product(1, bad) });
       expect(error.code, JSON.stringify(bad)).toBe('CartInvalidProductError');
+    }
+  });
+
+  it('accepts a price up to the bound, beyond a 32-bit integer', () => {
+    for (const price of [2 ** 31, MAX_PRICE_CENTS]) {
+      const [event] = when({ type: 'AddItem', itemId: randomUUID(), product: product(1, { price }) });
+      expect(event).toMatchObject({ type: 'ItemAdded', data: { price } });
     }
   });
 

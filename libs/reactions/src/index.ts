@@ -2,3 +2,4 @@ export * from './reaction';
 export * from './reaction-runner';
 export * from './reaction-parking';
 export * from './postgres-reaction-parking';
+export * from './unprocessable-event';

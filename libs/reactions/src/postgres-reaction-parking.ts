@@ -28,6 +28,27 @@ export class PostgresReactionParking implements ReactionParking {
     return rows.map((r) => ({ ...r, sequence: Number(r.sequence) }));
   }
 
+  async holds(reaction: string, subject: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('parked_reactions')
+      .select('sequence')
+      .where('reaction', '=', reaction)
+      .where('subject', '=', subject)
+      .limit(1)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  /** How many events each reaction has parked (reactions with none are absent). */
+  async counts(): Promise<Map<string, number>> {
+    const rows = await this.db
+      .selectFrom('parked_reactions')
+      .select(['reaction', (eb) => eb.fn.countAll<string>().as('count')])
+      .groupBy('reaction')
+      .execute();
+    return new Map(rows.map((r) => [r.reaction, Number(r.count)]));
+  }
+
   /** Every parked event of every reaction, for an operator. */
   async all(): Promise<(ParkedReaction & { attempts: number })[]> {
     const rows = await this.db.selectFrom('parked_reactions').selectAll().orderBy('parked_at').execute();

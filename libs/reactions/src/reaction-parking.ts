@@ -13,5 +13,7 @@ export interface ParkedReaction {
 export interface ReactionParking {
   park(entry: ParkedReaction): Promise<void>;
   parked(reaction: string): Promise<ParkedReaction[]>;
+  /** True while an event of `subject` is parked: its later events must wait behind it. */
+  holds(reaction: string, subject: string): Promise<boolean>;
   release(reaction: string, sequence: number): Promise<void>;
 }

@@ -1,9 +1,12 @@
-import { AckPolicy, ConsumerMessages, DeliverPolicy, JsMsg, nanos } from 'nats';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { AckPolicy, Consumer, ConsumerMessages, DeliverPolicy, JsMsg, nanos } from 'nats';
+import pg from 'pg';
 import { RecordedEvent } from '@shop/contracts';
 import { decodeCommit, EventStore } from '@shop/eventstore';
 import { withCorrelationId } from '@shop/observability';
 import { Reaction } from './reaction';
 import { ReactionParking } from './reaction-parking';
+import { UnprocessableEvent } from './unprocessable-event';
 
 export interface ReactionLogger {
   warn(obj: object, msg: string): void;
@@ -16,24 +19,42 @@ export interface ReactionRunnerOptions {
   logger: ReactionLogger;
   /** Deliveries before a message is given up (logged as an error, never silently). */
   maxDeliveries?: number;
-  /** Messages handled at once by this process; several processes share one consumer. */
+  /** Messages handled at once by the active runner (different subjects only). */
   concurrency?: number;
   /** Where events go that still fail after the last delivery; they are retried from there. */
   parking?: ReactionParking;
   retryParkedEveryMs?: number;
+  /**
+   * Postgres of the session-level advisory lock that keeps one active runner per reaction and
+   * stream, as projections do: the consumer is shared by every process, so without it two
+   * processes would each take messages of one subject and reorder them. Others stand by.
+   */
+  databaseUrl?: string;
 }
 
-const retryDelayMs = (delivery: number) => Math.min(500 * 2 ** (delivery - 1), 30_000);
+const retryDelayMs = (attempt: number) => Math.min(500 * 2 ** (attempt - 1), 30_000);
+
+/** A waiting or retried message tells the server it is still held, well within the 60 s ack wait. */
+const keepAliveMs = 20_000;
 
 /**
- * Runs a reaction on a durable pull consumer filtered to its aggregate. Several gateway
- * instances share the consumer and so share the work; a failure is redelivered with backoff.
+ * Runs a reaction on a durable pull consumer filtered to its aggregate. Like a projection, it
+ * keeps each subject's order: a message waits for the earlier messages of its subject, a
+ * failure is retried in place (later messages of that subject wait behind it), and a subject
+ * whose event was parked parks its later events too until the parked ones succeed. Different
+ * subjects are handled concurrently, up to `concurrency` messages at once.
  */
 export class ReactionRunner {
   private messages: ConsumerMessages | null = null;
   private loop: Promise<void> | null = null;
   private readonly inFlight = new Set<Promise<void>>();
+  /** The last queued message of each subject that has any in hand. */
+  private readonly tails = new Map<string, Promise<void>>();
   private retryTimer: NodeJS.Timeout | null = null;
+  private retrying: Promise<void> | null = null;
+  private stopping = false;
+  private halt = new AbortController();
+  private lockClient: pg.Client | null = null;
 
   constructor(private readonly options: ReactionRunnerOptions) {}
 
@@ -59,54 +80,129 @@ export class ReactionRunner {
         });
       });
     }
+    this.stopping = false;
+    this.halt = new AbortController();
     const consumer = await store.js.consumers.get(store.stream, name);
-    this.messages = await consumer.consume({ max_messages: this.options.concurrency ?? 8 });
-    this.loop = this.consume(this.messages);
+    this.loop = this.run(consumer);
     if (this.options.parking) {
-      this.retryTimer = setInterval(() => void this.retryParked(), this.options.retryParkedEveryMs ?? 30_000);
+      this.retryTimer = setInterval(() => {
+        this.retrying ??= this.retryParked().finally(() => (this.retrying = null));
+      }, this.options.retryParkedEveryMs ?? 30_000);
     }
   }
 
   async stop(): Promise<void> {
+    this.stopping = true;
+    this.halt.abort();
     if (this.retryTimer) clearInterval(this.retryTimer);
     this.messages?.stop();
     await this.loop;
     await Promise.all(this.inFlight);
+    await this.retrying;
+  }
+
+  /** Consumes while this process holds the lock (or always, without one); stands by otherwise. */
+  private async run(consumer: Consumer): Promise<void> {
+    while (!this.stopping) {
+      if (!(await this.acquireLock().catch(() => false))) {
+        await sleep(1000, undefined, { signal: this.halt.signal }).catch(() => undefined);
+        continue;
+      }
+      const messages = await consumer.consume({ max_messages: this.options.concurrency ?? 8 });
+      this.messages = messages;
+      // stop() may have come while the consumer was being opened.
+      if (this.stopping) messages.stop();
+      await this.consume(messages);
+      // Stopped, or the lock was lost: what is in hand finishes before another turn.
+      await Promise.all(this.inFlight);
+    }
+    await this.releaseLock();
+  }
+
+  private async acquireLock(): Promise<boolean> {
+    const { databaseUrl, store, reaction } = this.options;
+    if (!databaseUrl || this.lockClient) return true;
+    const client = new pg.Client({
+      connectionString: databaseUrl,
+      application_name: `lock:reaction:${reaction.name}`,
+    });
+    client.on('error', () => undefined);
+    await client.connect();
+    const result = await client.query<{ locked: boolean }>(
+      'SELECT pg_try_advisory_lock(hashtext($1)) AS locked',
+      [`reaction:${store.stream}:${reaction.name}`],
+    );
+    if (!result.rows[0]?.locked) {
+      await client.end().catch(() => undefined);
+      return false;
+    }
+    client.on('end', () => {
+      if (this.lockClient !== client) return;
+      this.lockClient = null;
+      this.messages?.stop();
+    });
+    this.lockClient = client;
+    return true;
+  }
+
+  private async releaseLock(): Promise<void> {
+    const client = this.lockClient;
+    this.lockClient = null;
+    await client?.end().catch(() => undefined);
   }
 
   private async consume(messages: ConsumerMessages): Promise<void> {
     const limit = this.options.concurrency ?? 8;
     for await (const message of messages) {
-      const work = this.handle(message).finally(() => this.inFlight.delete(work));
+      const keepAlive = setInterval(() => message.working(), keepAliveMs);
+      const previous = this.tails.get(message.subject) ?? Promise.resolve();
+      const work = previous
+        .then(() => this.handle(message))
+        .finally(() => {
+          clearInterval(keepAlive);
+          this.inFlight.delete(work);
+          if (this.tails.get(message.subject) === work) this.tails.delete(message.subject);
+        });
+      this.tails.set(message.subject, work);
       this.inFlight.add(work);
       if (this.inFlight.size >= limit) await Promise.race(this.inFlight);
     }
   }
 
   private async handle(message: JsMsg): Promise<void> {
-    const { store, reaction, logger } = this.options;
-    try {
-      await this.react(
-        decodeCommit(store.catalogue, store.subjectPrefix, message.subject, message.seq, message.data),
-      );
-      message.ack();
-    } catch (error) {
-      const delivery = message.info.redeliveryCount;
-      const max = this.options.maxDeliveries ?? 10;
-      if (delivery >= max) {
-        const entry = { reaction: reaction.name, subject: message.subject, sequence: message.seq };
-        logger.error({ ...entry, err: error }, 'reaction gave up; event parked');
-        await this.options.parking?.park({ ...entry, error: describe(error) }).catch((parkError: unknown) => {
-          logger.error({ ...entry, err: parkError }, 'could not park the event');
-        });
-        message.term();
+    const { store, reaction, logger, parking } = this.options;
+    const entry = { reaction: reaction.name, subject: message.subject, sequence: message.seq };
+    const max = this.options.maxDeliveries ?? 10;
+    let attempt = message.info.redeliveryCount;
+    for (;;) {
+      if (this.stopping) {
+        // Left for the next start (or another process) to handle in order.
+        message.nak();
         return;
       }
-      logger.warn(
-        { reaction: reaction.name, subject: message.subject, delivery, err: error },
-        'reaction failed; retrying',
-      );
-      message.nak(retryDelayMs(delivery));
+      try {
+        if (parking && (await parking.holds(reaction.name, message.subject))) {
+          await parking.park({ ...entry, error: 'waits behind an earlier parked event of its subject' });
+        } else {
+          await this.react(
+            decodeCommit(store.catalogue, store.subjectPrefix, message.subject, message.seq, message.data),
+          );
+        }
+        message.ack();
+        return;
+      } catch (error) {
+        if (attempt >= max || error instanceof UnprocessableEvent) {
+          logger.error({ ...entry, err: error }, 'reaction gave up; event parked');
+          await parking?.park({ ...entry, error: describe(error) }).catch((parkError: unknown) => {
+            logger.error({ ...entry, err: parkError }, 'could not park the event');
+          });
+          message.term();
+          return;
+        }
+        logger.warn({ ...entry, delivery: attempt, err: error }, 'reaction failed; retrying');
+        await sleep(retryDelayMs(attempt), undefined, { signal: this.halt.signal }).catch(() => undefined);
+        attempt++;
+      }
     }
   }
 
@@ -118,19 +214,27 @@ export class ReactionRunner {
     }
   }
 
-  /** Handlers are idempotent, so a parked event retried by several processes at once is harmless. */
+  /**
+   * Parked events are retried subject by subject in stream order; the first that still fails
+   * keeps itself and the rest of its subject parked. Handlers are idempotent, so a parked event
+   * retried by several processes at once is harmless.
+   */
   private async retryParked(): Promise<void> {
-    const { parking, reaction, store, logger } = this.options;
-    if (!parking) return;
+    const { parking, reaction, store, logger, databaseUrl } = this.options;
+    // Only the active runner retries, so parked events too are handled by one process in order.
+    if (!parking || (databaseUrl && !this.lockClient)) return;
     try {
+      const stuck = new Set<string>();
       for (const entry of await parking.parked(reaction.name)) {
+        if (stuck.has(entry.subject)) continue;
         const events = await store.readCommit(entry.sequence);
         try {
           if (events) await this.react(events);
           await parking.release(reaction.name, entry.sequence);
           logger.warn({ reaction: reaction.name, sequence: entry.sequence }, 'parked event handled on retry');
         } catch {
-          // Still failing: it stays parked and visible.
+          // Still failing: it and the later events of its subject stay parked and visible.
+          stuck.add(entry.subject);
         }
       }
     } catch (error) {

@@ -18,7 +18,10 @@ import { OrderCartReaction } from './webhooks/order-cart.reaction';
 import { ProviderWebhookReaction } from './webhooks/provider-webhook.reaction';
 import { WalletProvisioningReaction } from './wallet/wallet-provisioning.reaction';
 
-/** Process managers hosted by the gateway; several instances share each durable consumer. */
+/**
+ * Process managers hosted by the gateway. Every instance runs each of them, one active at a
+ * time per reaction (the others stand by), so each subject's events are handled in order.
+ */
 @Module({
   imports: [CartModule],
   providers: [
@@ -70,6 +73,7 @@ export class ReactionsModule implements OnApplicationBootstrap, BeforeApplicatio
           logger,
           parking,
           maxDeliveries: config.REACTION_MAX_DELIVERIES,
+          databaseUrl: config.DATABASE_URL,
         }),
     );
   }

@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { Webhook } from 'svix';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '@shop/db';
@@ -274,6 +274,72 @@ describe('provider webhooks', () => {
     expect((cart.json.items as { productId: string }[]).map((i) => i.productId)).toEqual([
       product(9).productId,
     ]);
+  });
+
+  it('records a verified delivery it cannot interpret, answers 200, and parks it for the operator', async () => {
+    const { providerOrderId } = await placedOrder();
+    const bodies = [
+      JSON.stringify({
+        type: 'orders.payment.succeeded',
+        data: { orderId: providerOrderId, state: 'new-shape' },
+      }),
+      JSON.stringify({ type: 'orders.delivery.completed', payload: [providerOrderId] }),
+      JSON.stringify([{ type: 'orders.payment.failed' }]),
+    ];
+    const ids = bodies.map(() => `msg_${randomUUID().replace(/-/g, '')}`);
+    const headersOf = (index: number) => sign(bodies[index]!, ids[index]!);
+    for (const [index, body] of bodies.entries()) {
+      const res = await post(body, headersOf(index));
+      expect([res.status, await res.json()]).toEqual([200, { received: true, duplicate: false }]);
+      const again = await post(body, headersOf(index));
+      expect([again.status, await again.json()]).toEqual([200, { received: true, duplicate: true }]);
+      const recorded = (await store.load('provider-webhook', ids[index]!)).events;
+      expect(recorded.map((e) => [e.type, (e.data as { body?: string }).body])).toEqual([
+        ['ProviderWebhookUnrecognized', body],
+      ]);
+    }
+    const parked = await eventually(
+      () =>
+        database.db
+          .withSchema(`${stack.env.schema}_reactions`)
+          .selectFrom('parked_reactions' as never)
+          .select(['reaction' as never, 'subject' as never, 'error' as never])
+          .execute() as Promise<{ reaction: string; subject: string; error: string }[]>,
+      (rows) => ids.every((id) => rows.some((r) => r.subject.endsWith(id))),
+    );
+    for (const id of ids) {
+      expect(parked.find((r) => r.subject.endsWith(id))).toMatchObject({
+        reaction: 'provider-webhooks',
+        error: expect.stringMatching(/cannot interpret/),
+      });
+    }
+    const metrics = await (await fetch(`${stack.url}/metrics`)).text();
+    expect(metrics).toMatch(/reaction_parked_events\{reaction="provider-webhooks"[^}]*\} [3-9]/);
+  });
+
+  it('records a verified delivery whose id cannot name a subject under the digest of that id', async () => {
+    const { client, orderId, providerOrderId } = await placedOrder();
+    const body = JSON.stringify({
+      type: 'orders.payment.succeeded',
+      data: {
+        orderId: providerOrderId,
+        phase: 'delivery',
+        payment: { status: 'completed', currency: 'usdc' },
+      },
+    });
+    const id = `msg.${randomUUID()}.with dots`;
+    const statuses = [];
+    for (let i = 0; i < 2; i++) statuses.push(await post(body, sign(body, id)).then((r) => r.json()));
+    expect(statuses).toEqual([
+      { received: true, duplicate: false },
+      { received: true, duplicate: true },
+    ]);
+    const digest = `sha256_${createHash('sha256').update(id).digest('hex')}`;
+    expect(await eventsOf('provider-webhook', digest)).toEqual(['ProviderWebhookReceived']);
+    await eventually(
+      () => orderOf(client, orderId),
+      (r) => r.json.status === 'payment_confirmed',
+    );
   });
 
   it('answers 503 WEBHOOK_NOT_CONFIGURED when the secret is unset', async () => {

@@ -15,8 +15,9 @@ const messageParams = z.object({ svixId: z.string().min(1) });
 const faultBody = z.object({
   operation: z.enum(providerOperations),
   times: z.number().int().positive().optional(),
-  mode: z.enum(['error', 'hang']).optional(),
+  mode: z.enum(['error', 'hang', 'after', 'late']).optional(),
   status: z.number().int().min(400).max(599).optional(),
+  delayMs: z.number().int().min(0).max(600_000).optional(),
 });
 
 /** Unauthenticated on purpose: the stand-in listens on loopback and these routes replace the provider's console. */

@@ -11,26 +11,32 @@ export const providerOperations = [
 ] as const;
 export type ProviderOperation = (typeof providerOperations)[number];
 
-/** `error` answers with a status; `hang` never answers, to exercise the caller's deadline. */
-export type FaultMode = 'error' | 'hang';
+/**
+ * `error` answers with a status before acting; `hang` never answers, to exercise the caller's
+ * deadline. `after` acts, then answers with the error status instead (the answer is lost);
+ * `late` acts and answers only after `delayMs` (after the caller's deadline, if it has one).
+ */
+export type FaultMode = 'error' | 'hang' | 'after' | 'late';
 
 export interface FaultOptions {
   times?: number;
   mode?: FaultMode;
   status?: number;
+  delayMs?: number;
 }
 
 export interface Fault {
   mode: FaultMode;
   status: number;
+  delayMs: number;
 }
 
 export class FaultInjector {
   private readonly pending = new Map<ProviderOperation, Fault & { remaining: number }>();
 
   failNext(operation: ProviderOperation, options: FaultOptions = {}): void {
-    const { times = 1, mode = 'error', status = 500 } = options;
-    this.pending.set(operation, { mode, status, remaining: times });
+    const { times = 1, mode = 'error', status = 500, delayMs = 5_000 } = options;
+    this.pending.set(operation, { mode, status, delayMs, remaining: times });
   }
 
   take(operation: ProviderOperation): Fault | undefined {
@@ -38,7 +44,7 @@ export class FaultInjector {
     if (!fault) return undefined;
     fault.remaining -= 1;
     if (fault.remaining <= 0) this.pending.delete(operation);
-    return { mode: fault.mode, status: fault.status };
+    return { mode: fault.mode, status: fault.status, delayMs: fault.delayMs };
   }
 
   clear(): void {

@@ -6,16 +6,25 @@ import { parseOrReject } from './provider-api-error';
 
 const orderParams = z.object({ orderId: z.string().min(1) });
 
+/** One order the stand-in created, with the idempotency key it was created under. */
+export interface CreatedOrder {
+  orderId: string;
+  idempotencyKey?: string;
+}
+
 export function registerOrderRoutes(
   app: FastifyInstance,
   orders: OrderBook,
   idempotency: IdempotencyStore,
+  created: CreatedOrder[],
 ): void {
   app.post('/api/2022-06-09/orders', { config: { operation: 'orders.create' } }, async (request, reply) => {
-    const answer = await idempotency.remember('orders.create', idempotencyKey(request.headers), async () => ({
-      statusCode: 201,
-      body: orders.create(parseOrReject(createOrderBody, request.body)),
-    }));
+    const key = idempotencyKey(request.headers);
+    const answer = await idempotency.remember('orders.create', key, async () => {
+      const body = orders.create(parseOrReject(createOrderBody, request.body));
+      created.push({ orderId: body.order.orderId, idempotencyKey: key });
+      return { statusCode: 201, body };
+    });
     return reply.code(answer.statusCode).send(answer.body);
   });
 

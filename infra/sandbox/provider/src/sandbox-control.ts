@@ -1,6 +1,7 @@
 import { FaultInjector, FaultOptions, ProviderOperation } from './faults';
 import { IdentityProvider, IssuedSession } from './identity';
 import { FailureStage, OrderBook, OrderWire, WebhookOrder } from './order-book';
+import { CreatedOrder } from './order-routes';
 import { ProviderApiError } from './provider-api-error';
 import { fromBaseUnits, toBaseUnits } from './usdc';
 import { defaultChain } from './chains';
@@ -31,6 +32,8 @@ export interface SandboxControl {
   clearFaults(): void;
   deliveries(): WebhookMessage[];
   requests(operation?: ProviderOperation): RecordedRequest[];
+  /** Every order created, once each, with the idempotency key it was created under. */
+  createdOrders(): CreatedOrder[];
   /** Resolves when every webhook has been delivered or has run out of attempts. */
   waitForDeliveries(): Promise<void>;
 }
@@ -42,10 +45,11 @@ export interface SandboxParts {
   sender: WebhookSender;
   faults: FaultInjector;
   requests: RecordedRequest[];
+  created: CreatedOrder[];
 }
 
 export function createSandboxControl(parts: SandboxParts): SandboxControl {
-  const { identity, wallets, orders, sender, faults, requests } = parts;
+  const { identity, wallets, orders, sender, faults, requests, created } = parts;
   return {
     issueToken: (email, options = {}) => identity.issue(email, options.ttlSeconds),
     fund(locator, amount, chain = defaultChain) {
@@ -69,5 +73,6 @@ export function createSandboxControl(parts: SandboxParts): SandboxControl {
     deliveries: () => sender.log(),
     requests: (operation) => requests.filter((request) => !operation || request.operation === operation),
     waitForDeliveries: () => sender.whenIdle(),
+    createdOrders: () => [...created],
   };
 }

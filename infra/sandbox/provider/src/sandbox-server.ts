@@ -1,12 +1,12 @@
 import { AddressInfo } from 'node:net';
 import Fastify from 'fastify';
 import { registerControlRoutes } from './control-routes';
-import { FaultInjector, ProviderOperation } from './faults';
+import { Fault, FaultInjector, ProviderOperation } from './faults';
 import { idempotencyKey, IdempotencyStore } from './idempotency';
 import { IdentityProvider } from './identity';
 import { registerIdentityRoutes } from './identity-routes';
 import { OrderBook } from './order-book';
-import { registerOrderRoutes } from './order-routes';
+import { CreatedOrder, registerOrderRoutes } from './order-routes';
 import { ProviderApiError } from './provider-api-error';
 import { createSandboxControl, RecordedRequest, SandboxControl } from './sandbox-control';
 import { registerWalletRoutes } from './wallet-routes';
@@ -66,7 +66,9 @@ export async function startProviderSandbox(options: ProviderSandboxOptions = {})
   const faults = new FaultInjector();
   const requests: RecordedRequest[] = [];
   const idempotency = new IdempotencyStore();
-  const control = createSandboxControl({ identity, wallets, orders, sender, faults, requests });
+  const afterEffect = new WeakMap<object, Fault>();
+  const created: CreatedOrder[] = [];
+  const control = createSandboxControl({ identity, wallets, orders, sender, faults, requests, created });
 
   // Hung requests must not hold close() open, hence the forced close of live connections.
   const app = Fastify({ logger: { level: options.logLevel ?? 'silent' }, forceCloseConnections: true });
@@ -88,7 +90,9 @@ export async function startProviderSandbox(options: ProviderSandboxOptions = {})
       await new Promise((resolve) => request.raw.socket.once('close', resolve));
       return;
     }
-    if (fault) {
+    if (fault?.mode === 'after' || fault?.mode === 'late') {
+      afterEffect.set(request, fault);
+    } else if (fault) {
       return reply
         .code(fault.status)
         .send(new ProviderApiError(fault.status, `Sandbox fault in ${operation}`).toBody());
@@ -98,6 +102,20 @@ export async function startProviderSandbox(options: ProviderSandboxOptions = {})
         .code(401)
         .send(new ProviderApiError(401, 'Unauthorized: invalid or missing API key').toBody());
     }
+  });
+
+  // The route has acted by now: its answer is replaced by an error, or held back.
+  app.addHook('onSend', async (request, reply, payload) => {
+    const fault = afterEffect.get(request);
+    if (!fault) return payload;
+    afterEffect.delete(request);
+    if (fault.mode === 'late') {
+      await new Promise((resolve) => setTimeout(resolve, fault.delayMs));
+      return payload;
+    }
+    reply.code(fault.status);
+    const { operation } = request.routeOptions.config;
+    return JSON.stringify(new ProviderApiError(fault.status, `Sandbox fault after ${operation}`).toBody());
   });
 
   app.setErrorHandler((error, request, reply) => {
@@ -113,7 +131,7 @@ export async function startProviderSandbox(options: ProviderSandboxOptions = {})
 
   registerIdentityRoutes(app, identity);
   registerWalletRoutes(app, wallets, idempotency);
-  registerOrderRoutes(app, orders, idempotency);
+  registerOrderRoutes(app, orders, idempotency, created);
   registerControlRoutes(app, control);
 
   await app.listen({ host, port: options.port ?? 0 });

@@ -126,6 +126,24 @@ describe('provider client against a failing provider', () => {
     expect(sandbox.requests('orders.create').length - before).toBe(1);
   });
 
+  it('acts before losing the answer (after) or answering late (late): a retry under the same key gets that order', async () => {
+    for (const mode of ['after', 'late'] as const) {
+      const input = await payableInput();
+      const key = `order-${mode}-${Date.now()}`;
+      sandbox.failNext('orders.create', { mode, delayMs: 600, times: mode === 'after' ? 10 : 1 });
+      const lost = await clientFor(sandbox, { timeoutMs: 300 })
+        .createOrder(input, { idempotencyKey: key })
+        .catch((e: unknown) => e);
+      expect(lost).toBeInstanceOf(ProviderError);
+      sandbox.clearFaults();
+      const retried = await clientFor(sandbox).createOrder(input, { idempotencyKey: key });
+      const created = sandbox.requests('orders.create').filter((r) => r.idempotencyKey === key);
+      expect(created.length).toBeGreaterThanOrEqual(2);
+      const again = await clientFor(sandbox).createOrder(input, { idempotencyKey: key });
+      expect(again.order.orderId).toBe(retried.order.orderId);
+    }
+  });
+
   it('reports a stopped provider as unavailable', async () => {
     const stopped = await startProviderSandbox();
     await stopped.close();

@@ -19,4 +19,21 @@ export const ProviderWebhookReceived = defineEvent({
   }),
 });
 
-export const providerWebhookEvents = [ProviderWebhookReceived] as const;
+/** Longest raw body recorded whole; a longer one keeps its head, and its digest names it exactly. */
+export const MAX_RECORDED_WEBHOOK_BODY = 200_000;
+
+export const ProviderWebhookUnrecognized = defineEvent({
+  type: 'ProviderWebhookUnrecognized',
+  version: 1,
+  aggregate: 'provider-webhook',
+  description:
+    'A verified provider webhook delivery whose body the parser did not recognise as an order event, recorded raw so it is never lost: the process manager parks it for an operator, and retries it with the parser of the day.',
+  schema: z.object({
+    body: z.string().max(MAX_RECORDED_WEBHOOK_BODY),
+    bodyBytes: z.number().int().nonnegative(),
+    bodySha256: z.string().regex(/^[0-9a-f]{64}$/),
+    reason: z.string().max(1000),
+  }),
+});
+
+export const providerWebhookEvents = [ProviderWebhookReceived, ProviderWebhookUnrecognized] as const;

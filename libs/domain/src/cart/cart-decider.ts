@@ -2,7 +2,7 @@ import { CartEvent } from '@shop/contracts';
 import { Decider } from '../decider';
 import { CartCommand, ProductToAdd } from './cart-commands';
 import { cartFull, cartItemNotFound, duplicateCartItem, invalidProduct } from './cart-errors';
-import { CART_CAPACITY, CartState, DEFAULT_VARIANT, initialCartState } from './cart-state';
+import { CART_CAPACITY, CartState, DEFAULT_VARIANT, initialCartState, MAX_PRICE_CENTS } from './cart-state';
 
 function isWebUrl(value: string): boolean {
   try {
@@ -17,6 +17,7 @@ function validProduct(product: ProductToAdd) {
   if (!Number.isSafeInteger(product.price) || product.price <= 0) {
     throw invalidProduct('price must be a positive whole number of cents');
   }
+  if (product.price > MAX_PRICE_CENTS) throw invalidProduct(`price must be at most ${MAX_PRICE_CENTS} cents`);
   if (!isWebUrl(product.image)) throw invalidProduct('image must be an http(s) URL');
   if (!isWebUrl(product.productUrl)) throw invalidProduct('productUrl must be an http(s) URL');
   return {

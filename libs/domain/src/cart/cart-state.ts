@@ -42,4 +42,9 @@ export const initialCartState: CartState = {
 };
 
 export const CART_CAPACITY = 10;
+/**
+ * The highest price a shopper can add, in cents (100 million dollars): far above any product,
+ * and exact as a JSON number and in the read models' bigint columns.
+ */
+export const MAX_PRICE_CENTS = 10_000_000_000;
 export const DEFAULT_VARIANT = 'Default';

@@ -1,6 +1,7 @@
 import { Selectable } from 'kysely';
 import { z } from 'zod';
 import { CartItemsTable } from '@shop/db';
+import { MAX_PRICE_CENTS } from '@shop/domain';
 import { apiSchema } from '@shop/http';
 
 export const cartItemSchema = apiSchema(
@@ -27,7 +28,7 @@ export const addCartItemBody = apiSchema(
   z.object({
     productId: z.string().min(1).max(255),
     productName: z.string().min(1).max(500),
-    price: z.number().describe('positive integer, USD cents'),
+    price: z.number().describe(`positive integer, USD cents, at most ${MAX_PRICE_CENTS}`),
     image: z.string().min(1).max(2048).describe('http(s) URL'),
     productUrl: z.string().min(1).max(2048).describe('http(s) URL'),
     retailer: z.string().min(1).max(255),

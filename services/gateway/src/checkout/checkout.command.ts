@@ -46,6 +46,9 @@ export class CheckoutCommand extends Command<CheckoutResult> {
 /** A reservation older than this without its order was left by a crashed request: resume it. */
 const ABANDONED_RESERVATION_MS = 60_000;
 
+/** Released attempts followed under one Idempotency-Key before the request answers 409. */
+const MAX_RETRIED_ATTEMPTS = 50;
+
 /**
  * Checks out one cart item: the spec's preconditions in order, then the item is reserved for
  * a new order id on the cart (one open checkout per item, decided by the cart decider), the
@@ -75,18 +78,45 @@ export class CheckoutHandler implements ICommandHandler<CheckoutCommand> {
     if (open) return this.continueOpenCheckout(open, userId, user, item, provider);
 
     await this.ensureBalance(provider, user.evmAddress, item.price);
-    const orderId = randomUUID();
-    const reserved = await this.executor.execute(
-      cartDecider,
-      'cart',
-      userId,
-      { type: 'BeginCheckout', itemId: cartItemId, orderId, now: Date.now() },
-      { actor: { kind: 'user', id: userId }, commandId },
-    );
-    const reservation = reserved.state.checkouts.get(cartItemId)!;
-    if (reservation.orderId !== orderId)
-      return this.continueOpenCheckout(reservation, userId, user, item, provider);
-    return this.placeOrder(orderId, userId, user, item, provider);
+    return this.reserveAndPlace(userId, user, item, provider, commandId);
+  }
+
+  /**
+   * Reserves the item for a new order id and places the order. A repeated Idempotency-Key finds
+   * the reservation its first attempt made: an order placed under it is that attempt's outcome;
+   * a reservation released since (the provider refused or failed) is followed by a new attempt
+   * under a key derived from the released one, so concurrent repeats still share one attempt.
+   */
+  private async reserveAndPlace(
+    userId: string,
+    user: UserState,
+    item: CartItem,
+    provider: ProviderClient,
+    commandId: string | undefined,
+  ): Promise<CheckoutResult> {
+    let attemptId = commandId;
+    for (let attempt = 0; attempt < MAX_RETRIED_ATTEMPTS; attempt++) {
+      const orderId = randomUUID();
+      const reserved = await this.executor.execute(
+        cartDecider,
+        'cart',
+        userId,
+        { type: 'BeginCheckout', itemId: item.itemId, orderId, now: Date.now() },
+        { actor: { kind: 'user', id: userId }, commandId: attemptId },
+      );
+      const open = reserved.state.checkouts.get(item.itemId);
+      if (reserved.appended) return this.placeOrder(orderId, userId, user, item, provider);
+      const started = reserved.events.find((e) => e.type === 'ItemCheckoutStarted');
+      // Nothing recorded under this key: another checkout of the item holds the reservation.
+      if (!started) return this.continueOpenCheckout(open!, userId, user, item, provider);
+      const earlier = (started.data as { orderId: string }).orderId;
+      if (open?.orderId === earlier) return this.continueOpenCheckout(open, userId, user, item, provider);
+      const { state: order } = await this.runner.state(orderDecider, 'order', earlier);
+      if (order.exists) return resultOf(earlier, order);
+      if (open) return this.continueOpenCheckout(open, userId, user, item, provider);
+      attemptId = `${commandId}:after:${earlier}`;
+    }
+    throw checkoutInProgress();
   }
 
   private async continueOpenCheckout(

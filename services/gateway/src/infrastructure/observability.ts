@@ -2,7 +2,7 @@ import { DynamicModule } from '@nestjs/common';
 import { Kysely } from 'kysely';
 import type { NatsConnection } from 'nats';
 import type { GatewayConfig } from '@shop/config';
-import type { DatabaseHandle } from '@shop/db';
+import type { DatabaseHandle, ReactionsDatabase } from '@shop/db';
 import type { EventStore } from '@shop/eventstore';
 import {
   countAppendedEvents,
@@ -16,6 +16,7 @@ import {
   timeWriteToReadable,
 } from '@shop/metrics';
 import { CommandExecutor } from '@shop/projections';
+import { PostgresReactionParking } from '@shop/reactions';
 import type { Redis } from '@shop/redis';
 import { PendingOnChainCheckouts } from '../onchain/pending-onchain-checkouts';
 import { DATABASE, EVENT_STORE, NATS, REDIS } from './tokens';
@@ -44,6 +45,19 @@ export function gatewayObservability(config: GatewayConfig, metrics: ServiceMetr
       );
       // The reactions this process hosts (several gateways share each consumer).
       registerConsumerStatus(metrics, store, (name) => name.startsWith('reaction_'));
+      const parking = new PostgresReactionParking(
+        database.db.withSchema(config.REACTIONS_SCHEMA) as unknown as Kysely<ReactionsDatabase>,
+      );
+      metrics.gauge(
+        'reaction_parked_events',
+        'Events a process manager parked (given up on, or could not interpret), waiting for an operator: npm run projections -- parked',
+        ['reaction'],
+        async (gauge) => {
+          const counts = await parking.counts();
+          gauge.reset();
+          for (const [reaction, count] of counts) gauge.set({ reaction }, count);
+        },
+      );
       const external = [
         ...(config.PROVIDER_API_URL ? [{ client: 'provider', url: config.PROVIDER_API_URL }] : []),
         ...(config.PROVIDER_JWKS_URL ? [{ client: 'provider', url: config.PROVIDER_JWKS_URL }] : []),

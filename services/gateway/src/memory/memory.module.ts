@@ -45,7 +45,9 @@ export class MemoryModule implements OnApplicationBootstrap, BeforeApplicationSh
     @Inject(LOGGER) logger: Logger,
     sizes: MemwalSizesReaction,
   ) {
-    this.runner = memwalOptionsOf(config) ? new ReactionRunner({ store, reaction: sizes, logger }) : null;
+    this.runner = memwalOptionsOf(config)
+      ? new ReactionRunner({ store, reaction: sizes, logger, databaseUrl: config.DATABASE_URL })
+      : null;
   }
 
   async onApplicationBootstrap(): Promise<void> {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { Controller, HttpCode, Inject, Post, Req } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { RawBodyRequest } from '@nestjs/common';
@@ -10,13 +11,25 @@ import { ApiRoute } from '@shop/http';
 import { providerWebhookEventSchema } from '@shop/provider';
 import { CONFIG } from '../infrastructure/tokens';
 import { RecordProviderWebhookCommand } from './record-provider-webhook.command';
+import { RecordUnrecognizedWebhookCommand } from './record-unrecognized-webhook.command';
 
 const deliveryIdPattern = /^[A-Za-z0-9_:-]{1,200}$/;
 
 /**
+ * The delivery's subject id. A signed svix id that cannot be a subject token is still a
+ * delivery: it is named by its digest, which is as stable across redeliveries as the id.
+ */
+function deliveryKeyOf(svixId: string): string {
+  return deliveryIdPattern.test(svixId)
+    ? svixId
+    : `sha256_${createHash('sha256').update(svixId).digest('hex')}`;
+}
+
+/**
  * The provider's webhook deliveries (signed with svix). The signature is checked on the exact
- * bytes received; a verified delivery is recorded on its own subject and answered at once,
- * and a process manager turns it into order events.
+ * bytes received; every verified delivery is recorded on its own subject and answered at once
+ * (one the parser cannot read is recorded raw, never refused, or the sender would retry it
+ * forever), and a process manager turns it into order events or parks it for an operator.
  */
 @Controller('api/webhooks')
 export class ProviderWebhookController {
@@ -43,7 +56,7 @@ export class ProviderWebhookController {
       },
     },
     errors: [
-      { status: 400, code: 'BAD_REQUEST', description: 'body is not a provider order event' },
+      { status: 400, code: 'BAD_REQUEST', description: 'body is not JSON' },
       {
         status: 401,
         code: 'UNAUTHORIZED',
@@ -59,21 +72,23 @@ export class ProviderWebhookController {
       throw new DomainError('unavailable', 'WEBHOOK_NOT_CONFIGURED', 'Provider webhooks are not configured');
     }
     const headers = request.headers as Record<string, string>;
+    const body = request.rawBody ?? Buffer.alloc(0);
     let payload: unknown;
     try {
-      payload = this.verifier.verify(request.rawBody ?? Buffer.alloc(0), headers);
+      payload = this.verifier.verify(body, headers);
     } catch (error) {
       if (error instanceof WebhookVerificationError) {
         throw new DomainError('unauthorized', 'UNAUTHORIZED', `Invalid webhook signature: ${error.message}`);
       }
       throw new DomainError('invalid', 'BAD_REQUEST', 'Webhook body is not JSON');
     }
-    const deliveryId = headers['svix-id'] ?? headers['webhook-id'] ?? '';
-    if (!deliveryIdPattern.test(deliveryId))
-      throw new DomainError('invalid', 'BAD_REQUEST', 'Unusable delivery id');
+    const deliveryId = deliveryKeyOf(headers['svix-id'] ?? headers['webhook-id'] ?? '');
     const event = providerWebhookEventSchema.safeParse(payload);
-    if (!event.success) throw new DomainError('invalid', 'BAD_REQUEST', 'Body is not a provider order event');
-    const recorded = await this.commands.execute(new RecordProviderWebhookCommand(deliveryId, event.data));
+    const recorded = await this.commands.execute(
+      event.success
+        ? new RecordProviderWebhookCommand(deliveryId, event.data)
+        : new RecordUnrecognizedWebhookCommand(deliveryId, body, 'body is not a provider order event'),
+    );
     return { received: true, duplicate: !recorded };
   }
 }

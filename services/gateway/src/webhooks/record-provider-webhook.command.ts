@@ -2,6 +2,7 @@ import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { providerWebhookDecider } from '@shop/domain';
 import { CommandExecutor } from '@shop/projections';
 import type { ProviderWebhookEvent } from '@shop/provider';
+import { deliveryOf } from './webhook-delivery';
 
 /** Resolves to false when the delivery had been recorded before (a redelivery). */
 export class RecordProviderWebhookCommand extends Command<boolean> {
@@ -18,23 +19,11 @@ export class RecordProviderWebhookHandler implements ICommandHandler<RecordProvi
   constructor(private readonly executor: CommandExecutor) {}
 
   async execute({ deliveryId, event }: RecordProviderWebhookCommand): Promise<boolean> {
-    const { order } = event;
     const outcome = await this.executor.execute(
       providerWebhookDecider,
       'provider-webhook',
       deliveryId,
-      {
-        type: 'RecordWebhook',
-        delivery: {
-          eventType: event.type.slice(0, 100),
-          actionId: event.actionId ?? null,
-          providerOrderId: order.orderId,
-          phase: order.phase,
-          payment: { status: order.payment.status, currency: order.payment.currency ?? 'usdc' },
-          quote: order.quote?.totalPrice ? { totalPrice: order.quote.totalPrice } : null,
-          failureReason: order.payment.failureReason?.message ?? null,
-        },
-      },
+      { type: 'RecordWebhook', delivery: deliveryOf(event) },
       { actor: { kind: 'provider', id: null }, commandId: `webhook:${deliveryId}` },
     );
     return outcome.appended;

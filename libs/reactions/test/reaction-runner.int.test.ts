@@ -1,0 +1,201 @@
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RecordedEvent, systemActor } from '@shop/contracts';
+import { openTestEventStore, testEnvironment, TestEventStore } from '@shop/testing';
+import { ParkedReaction, ReactionParking } from '../src/reaction-parking';
+import { Reaction } from '../src/reaction';
+import { ReactionRunner } from '../src/reaction-runner';
+
+const env = testEnvironment('reactions');
+let t: TestEventStore;
+
+beforeAll(async () => {
+  t = await openTestEventStore(env);
+});
+afterAll(async () => {
+  await t.close();
+});
+
+const silent = { warn() {}, error() {} };
+
+class MemoryParking implements ReactionParking {
+  readonly entries: ParkedReaction[] = [];
+  async park(entry: ParkedReaction): Promise<void> {
+    if (!this.entries.some((e) => e.reaction === entry.reaction && e.sequence === entry.sequence))
+      this.entries.push(entry);
+  }
+  async parked(reaction: string): Promise<ParkedReaction[]> {
+    return this.entries.filter((e) => e.reaction === reaction).sort((a, b) => a.sequence - b.sequence);
+  }
+  async holds(reaction: string, subject: string): Promise<boolean> {
+    return this.entries.some((e) => e.reaction === reaction && e.subject === subject);
+  }
+  async release(reaction: string, sequence: number): Promise<void> {
+    const index = this.entries.findIndex((e) => e.reaction === reaction && e.sequence === sequence);
+    if (index >= 0) this.entries.splice(index, 1);
+  }
+}
+
+/** Appends `count` commits on one cart subject: an item added, then removed and so on. */
+async function appendHistory(cartId: string, count: number): Promise<number[]> {
+  const itemId = randomUUID();
+  const sequences: number[] = [];
+  for (let i = 0; i < count; i++) {
+    const event =
+      i % 2 === 0
+        ? {
+            type: 'ItemAdded',
+            data: {
+              itemId,
+              productId: `P${i}`,
+              productName: 'Jacket',
+              price: 100,
+              image: 'https://example.com/i.jpg',
+              size: 'M',
+              color: 'Red',
+              productUrl: 'https://example.com/p',
+              retailer: 'Example',
+            },
+          }
+        : { type: 'ItemRemoved', data: { itemId, reason: 'removed' } };
+    const result = await t.store.append('cart', cartId, [event], {
+      expectedSequence: sequences.at(-1) ?? 0,
+      commandId: randomUUID(),
+      correlationId: randomUUID(),
+      causationId: null,
+      actor: systemActor,
+    });
+    sequences.push(result.sequence);
+  }
+  return sequences;
+}
+
+async function until(condition: () => boolean, what: string): Promise<void> {
+  for (let i = 0; i < 400 && !condition(); i++) await sleep(50);
+  if (!condition()) throw new Error(`never happened: ${what}`);
+}
+
+function recordingReaction(name: string, handle: (event: RecordedEvent) => Promise<void>): Reaction {
+  return { name, aggregate: 'cart', eventTypes: ['ItemAdded', 'ItemRemoved'], handle };
+}
+
+describe('reaction runner', () => {
+  it("handles one subject's events in stream order while an earlier one fails and is retried", async () => {
+    const cartId = randomUUID();
+    const handled: number[] = [];
+    let failures = 0;
+    const runner = new ReactionRunner({
+      store: t.store,
+      logger: silent,
+      reaction: recordingReaction(`order_${randomUUID().slice(0, 8)}`, async (event) => {
+        if (event.aggregateId !== cartId) return;
+        if (handled.length === 0 && failures < 2) {
+          failures++;
+          throw new Error('transient');
+        }
+        handled.push(event.sequence);
+      }),
+    });
+    const sequences = await appendHistory(cartId, 6);
+    await runner.start();
+    try {
+      await until(() => handled.length >= sequences.length, 'every event handled');
+      expect(handled).toEqual(sequences);
+    } finally {
+      await runner.stop();
+    }
+  });
+
+  it('keeps the order when two processes run the same reaction: one is active, the other stands by', async () => {
+    const cartIds = [randomUUID(), randomUUID(), randomUUID()];
+    const handled = new Map<string, number[]>(cartIds.map((id) => [id, []]));
+    const failed = new Set<string>();
+    const name = `pair_${randomUUID().slice(0, 8)}`;
+    const runnerIn = () =>
+      new ReactionRunner({
+        store: t.store,
+        logger: silent,
+        databaseUrl: env.databaseUrl,
+        reaction: recordingReaction(name, async (event) => {
+          const seen = handled.get(event.aggregateId);
+          if (!seen) return;
+          // The first event of each subject fails once, while its later events are pending.
+          if (seen.length === 0 && !failed.has(event.aggregateId)) {
+            failed.add(event.aggregateId);
+            throw new Error('transient');
+          }
+          seen.push(event.sequence);
+        }),
+      });
+    const histories = [];
+    for (const id of cartIds) histories.push(await appendHistory(id, 6));
+    const runners = [runnerIn(), runnerIn()];
+    await Promise.all(runners.map((r) => r.start()));
+    try {
+      await until(() => [...handled.values()].every((seen) => seen.length === 6), 'every event handled');
+      expect(cartIds.map((id) => handled.get(id))).toEqual(histories);
+    } finally {
+      await Promise.all(runners.map((r) => r.stop()));
+    }
+  });
+
+  it('still handles different subjects concurrently', async () => {
+    const [slowCart, fastCart] = [randomUUID(), randomUUID()];
+    let releaseSlow: () => void = () => undefined;
+    const slowGate = new Promise<void>((resolve) => (releaseSlow = resolve));
+    const handled: string[] = [];
+    const runner = new ReactionRunner({
+      store: t.store,
+      logger: silent,
+      reaction: recordingReaction(`concurrent_${randomUUID().slice(0, 8)}`, async (event) => {
+        if (event.aggregateId === slowCart) await slowGate;
+        if (event.aggregateId === fastCart) releaseSlow();
+        if (event.aggregateId === slowCart || event.aggregateId === fastCart) handled.push(event.aggregateId);
+      }),
+    });
+    await appendHistory(slowCart, 1);
+    await appendHistory(fastCart, 1);
+    await runner.start();
+    try {
+      // The slow subject waits for the fast one: handled one after the other, this never finishes.
+      await until(() => handled.length === 2, 'both subjects handled');
+      expect(handled).toEqual([fastCart, slowCart]);
+    } finally {
+      await runner.stop();
+    }
+  });
+
+  it('holds later events of a subject behind its parked event and replays them in order', async () => {
+    const cartId = randomUUID();
+    const parking = new MemoryParking();
+    const handled: number[] = [];
+    let healthy = false;
+    const name = `parked_${randomUUID().slice(0, 8)}`;
+    const sequences = await appendHistory(cartId, 3);
+    const runner = new ReactionRunner({
+      store: t.store,
+      logger: silent,
+      parking,
+      maxDeliveries: 2,
+      retryParkedEveryMs: 100,
+      reaction: recordingReaction(name, async (event) => {
+        if (event.aggregateId !== cartId) return;
+        if (event.sequence === sequences[0] && !healthy) throw new Error('poison until fixed');
+        handled.push(event.sequence);
+      }),
+    });
+    await runner.start();
+    try {
+      await until(() => parking.entries.length === 3, 'the subject parked');
+      expect(handled).toEqual([]);
+      expect((await parking.parked(name)).map((e) => e.sequence)).toEqual(sequences);
+      healthy = true;
+      await until(() => handled.length === 3, 'parked events replayed');
+      expect(handled).toEqual(sequences);
+      expect(parking.entries).toEqual([]);
+    } finally {
+      await runner.stop();
+    }
+  });
+});

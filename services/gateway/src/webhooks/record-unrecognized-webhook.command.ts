@@ -1,0 +1,40 @@
+import { createHash } from 'node:crypto';
+import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { MAX_RECORDED_WEBHOOK_BODY } from '@shop/contracts';
+import { providerWebhookDecider } from '@shop/domain';
+import { CommandExecutor } from '@shop/projections';
+
+/** Resolves to false when the delivery had been recorded before (a redelivery). */
+export class RecordUnrecognizedWebhookCommand extends Command<boolean> {
+  constructor(
+    readonly deliveryId: string,
+    readonly body: Buffer,
+    readonly reason: string,
+  ) {
+    super();
+  }
+}
+
+@CommandHandler(RecordUnrecognizedWebhookCommand)
+export class RecordUnrecognizedWebhookHandler implements ICommandHandler<RecordUnrecognizedWebhookCommand> {
+  constructor(private readonly executor: CommandExecutor) {}
+
+  async execute({ deliveryId, body, reason }: RecordUnrecognizedWebhookCommand): Promise<boolean> {
+    const outcome = await this.executor.execute(
+      providerWebhookDecider,
+      'provider-webhook',
+      deliveryId,
+      {
+        type: 'RecordUnrecognizedWebhook',
+        delivery: {
+          body: body.toString('utf8').slice(0, MAX_RECORDED_WEBHOOK_BODY),
+          bodyBytes: body.length,
+          bodySha256: createHash('sha256').update(body).digest('hex'),
+          reason,
+        },
+      },
+      { actor: { kind: 'provider', id: null }, commandId: `webhook:${deliveryId}` },
+    );
+    return outcome.appended;
+  }
+}
