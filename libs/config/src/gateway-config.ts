@@ -13,6 +13,12 @@ const onchainVariables = [
   'CHAIN_RPC_URL',
 ] as const;
 
+const productionVariables = [
+  'WALLET_ENCRYPTION_KEY',
+  'PROVIDER_JWT_ISSUER',
+  'PROVIDER_JWT_AUDIENCE',
+] as const;
+
 export const gatewayEnv = sharedEnv
   .extend({
     PORT: port(3000),
@@ -51,12 +57,12 @@ export const gatewayEnv = sharedEnv
   .check(
     z.superRefine(
       (env, ctx) => {
-        if (env.NODE_ENV === 'production' && !env.WALLET_ENCRYPTION_KEY) {
-          ctx.addIssue({
-            code: 'custom',
-            path: ['WALLET_ENCRYPTION_KEY'],
-            message: 'required in production',
-          });
+        if (env.NODE_ENV === 'production') {
+          // Without issuer and audience, a token any other application got from the same
+          // provider key set would open a session here.
+          for (const name of productionVariables) {
+            if (!env[name]) ctx.addIssue({ code: 'custom', path: [name], message: 'required in production' });
+          }
         }
         if (env.CART_SERVICE !== 'onchain') return;
         for (const name of onchainVariables) {
