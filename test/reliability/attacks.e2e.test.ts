@@ -419,6 +419,56 @@ describe('cookies', () => {
   });
 });
 
+describe('identity binding', () => {
+  it("binds a session to its token's own email, never to the victim's email sent in the body", async () => {
+    const victimEvents = async () => (await (await stack.store()).load('user', victim.userId)).version;
+    const victimVersion = await victimEvents();
+    for (const claimed of [victim.email, victim.email.toUpperCase()]) {
+      const email = `mallory-${randomUUID().slice(0, 8)}@example.com`;
+      const mallory = new Client(stack.url);
+      const session = await stack.provider.issueToken(email);
+      const res = await mallory.request('POST', '/api/auth/session', { jwt: session.jwt, email: claimed });
+      expect(res.status).toBe(200);
+      let profile = await mallory.request('GET', '/api/auth/profile');
+      for (let i = 0; i < 200 && profile.json.walletStatus !== 'active'; i++) {
+        await new Promise((r) => setTimeout(r, 50));
+        profile = await mallory.request('GET', '/api/auth/profile');
+      }
+      expect(profile.json).toMatchObject({ email, walletStatus: 'active' });
+      expect(profile.json.evmAddress).not.toBe(victim.evm);
+      expect(res.setCookies.map((c) => c.split('=')[0])).toEqual(['provider-jwt']);
+      figures.attacksTried++;
+    }
+    expect(await victimEvents()).toBe(victimVersion);
+    await victimIntact();
+  });
+});
+
+describe('provider token issuer and audience', () => {
+  it('stops a production gateway that names no issuer or audience, and refuses tokens of another application', async () => {
+    await expect(
+      stack.startGateway({ NODE_ENV: 'production', PROVIDER_JWT_ISSUER: '', PROVIDER_JWT_AUDIENCE: '' }),
+    ).rejects.toThrow(/PROVIDER_JWT_ISSUER: required in production[\s\S]*PROVIDER_JWT_AUDIENCE: required/);
+    // Same key set, same provider: the stand-in's tokens are another application's to these gateways.
+    const email = `other-app-${randomUUID().slice(0, 8)}@example.com`;
+    const jwt = (await stack.provider.issueToken(email)).jwt;
+    for (const vars of [
+      { PROVIDER_JWT_AUDIENCE: 'this-shop' },
+      { PROVIDER_JWT_ISSUER: 'https://other.test' },
+    ]) {
+      const production = await stack.startGateway({ NODE_ENV: 'production', ...vars });
+      const res = await send(`${production}/api/auth/session`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ jwt, email }),
+      });
+      expect([res.status, ((await res.json()) as { code: string }).code]).toEqual([401, 'UNAUTHORIZED']);
+      expect(res.headers.getSetCookie()).toEqual([]);
+      figures.attacksTried++;
+    }
+  });
+});
+
 describe('webhook signatures', () => {
   const signer = new Webhook(webhookSecret);
   const post = (body: string, headers: Record<string, string>) =>

@@ -60,6 +60,49 @@ describe('POST /api/auth/session with provider tokens', () => {
     expect(res.setCookies.map((c) => c.split('=')[0])).toEqual(['provider-jwt']);
   });
 
+  it("binds nothing to a body email that is not the token's: no profile email, no wallet, no user-email cookie", async () => {
+    const victimEmail = uniqueEmail();
+    const victim = new TestClient(stack.url);
+    const victimSession = await stack.provider.issueToken(victimEmail);
+    await victim.request('POST', '/api/auth/session', { jwt: victimSession.jwt, email: victimEmail });
+    const victimProfile = await eventually(
+      () => victim.request('GET', '/api/auth/profile'),
+      (res) => res.json.walletStatus === 'active',
+    );
+
+    const attackerEmail = uniqueEmail();
+    const attacker = new TestClient(stack.url);
+    const attackerSession = await stack.provider.issueToken(attackerEmail);
+    const res = await attacker.request('POST', '/api/auth/session', {
+      jwt: attackerSession.jwt,
+      email: victimEmail,
+    });
+    // Ignored rather than refused: the token is valid, so the session cookie is set as the spec says.
+    expect(res.status).toBe(200);
+    const attackerProfile = await eventually(
+      () => attacker.request('GET', '/api/auth/profile'),
+      (profile) => profile.json.walletStatus === 'active',
+    );
+    expect(attackerProfile.json.evmAddress).not.toBe(victimProfile.json.evmAddress);
+    expect(attackerProfile.json.email).toBe(attackerEmail);
+    const events = (await stack.store.load('user', attackerProfile.json.userId as string)).events;
+    expect(JSON.stringify(events)).not.toContain(victimEmail);
+    expect(res.setCookies.map((c) => c.split('=')[0])).toEqual(['provider-jwt']);
+  });
+
+  it('sets user-email for a body email that agrees with the token, whatever its case', async () => {
+    const email = uniqueEmail();
+    const session = await stack.provider.issueToken(email);
+    const client = new TestClient(stack.url);
+    const res = await client.request('POST', '/api/auth/session', {
+      jwt: session.jwt,
+      email: email.toUpperCase(),
+    });
+    expect(res.status).toBe(200);
+    expect(res.setCookies.map((c) => c.split('=')[0]).sort()).toEqual(['provider-jwt', 'user-email']);
+    expect((await client.request('GET', '/api/auth/profile')).json.email).toBe(email);
+  });
+
   it('refreshes an expired session with the refresh cookie, rotating both cookies', async () => {
     const email = uniqueEmail();
     const session = await stack.provider.issueToken(email, { ttlSeconds: 1 });
