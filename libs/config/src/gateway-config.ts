@@ -47,6 +47,8 @@ export const gatewayEnv = sharedEnv
     CHAIN_USDC_COIN_TYPE: suiCoinType.optional(),
     DEV_JWT_SECRET: z.string().min(32).optional(),
     READ_YOUR_WRITES_TIMEOUT_MS: z.coerce.number().int().min(0).max(10_000).default(1000),
+    /** Longest wait of a request for the writes its consistency token names (writes answered before readable). */
+    CONSISTENT_READ_TIMEOUT_MS: z.coerce.number().int().min(0).max(60_000).default(5000),
     /** Longest wait for one provider call, its retries included: a hung provider gives a 502 after it. */
     PROVIDER_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
     /** Longest wait for one chain JSON-RPC request (reads retry transport failures up to 3 times). */
