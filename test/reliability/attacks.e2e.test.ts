@@ -455,10 +455,11 @@ describe('provider token issuer and audience', () => {
     // Same key set, same provider: the stand-in's tokens are another application's to these gateways.
     const email = `other-app-${randomUUID().slice(0, 8)}@example.com`;
     const jwt = (await stack.provider.issueToken(email)).jwt;
-    for (const vars of [
+    const others: Record<string, string>[] = [
       { PROVIDER_JWT_AUDIENCE: 'this-shop' },
       { PROVIDER_JWT_ISSUER: 'https://other.test' },
-    ]) {
+    ];
+    for (const vars of others) {
       const production = await stack.startGateway({ NODE_ENV: 'production', ...vars });
       const res = await send(`${production}/api/auth/session`, {
         method: 'POST',

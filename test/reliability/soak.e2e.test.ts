@@ -9,6 +9,7 @@ import {
   figures,
   product,
   Shopper,
+  SpawnedGateway,
   Stack,
   TestResponse,
   webhookSecret,
@@ -27,7 +28,7 @@ const targetRps = Number(process.env.RELIABILITY_SOAK_RPS ?? 40);
 const workers = 8;
 
 let stack: Stack;
-let gateway: { url: string; process: ServiceProcess };
+let gateway: SpawnedGateway;
 let projector: ServiceProcess;
 const result: Record<string, unknown> = { seconds, targetRps };
 
@@ -94,7 +95,7 @@ describe('soak', () => {
         while (running) {
           const at = (Date.now() - started) / 1000;
           rss.push([at, rssMegabytes(pid)]);
-          const metrics = await fetch(`${gateway.url}/metrics`).then(
+          const metrics = await fetch(`${gateway.metricsUrl}/metrics`).then(
             (r) => r.text(),
             () => '',
           );

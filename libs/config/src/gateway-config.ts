@@ -23,6 +23,8 @@ export const gatewayEnv = sharedEnv
   .extend({
     PORT: port(3000),
     HOST: z.string().default('0.0.0.0'),
+    /** /metrics (with /ready and /health) on a port of its own, never on the public PORT. */
+    METRICS_PORT: port(9465),
     RATE_LIMIT_RPM: z.coerce.number().int().min(1).default(30),
     PRODUCT_SERVICE: z.enum(['mock', 'scraping']).default('mock'),
     CART_SERVICE: z.enum(['db', 'onchain']).default('db'),

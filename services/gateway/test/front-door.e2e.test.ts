@@ -44,7 +44,9 @@ describe('POST /api/auth/session with provider tokens', () => {
     expect(res.status).toBe(200);
     expect(res.json).toEqual({ success: true });
     const byName = Object.fromEntries(
-      res.setCookies.map((c) => [c.split('=')[0]!, c]).filter(([name]) => name !== 'consistency-token'),
+      res.setCookies
+        .map((c): [string, string] => [c.split('=')[0]!, c])
+        .filter(([name]) => name !== 'consistency-token'),
     );
     expect(Object.keys(byName).sort()).toEqual(['provider-jwt', 'provider-refresh-token', 'user-email']);
     for (const cookie of Object.values(byName)) {
