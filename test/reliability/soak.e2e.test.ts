@@ -194,6 +194,13 @@ describe('soak', () => {
       }
       const heapFloorGrowthMbPerMin =
         floors.length > 2 ? slope(floors.map(([w, mb]) => [w * 30, mb])) * 60 : 0;
+      // How often read-your-writes needed the consistency token under this load, and how often
+      // even the token's (longer) wait gave up.
+      const counters = parsePrometheusText(await (await fetch(`${gateway.metricsUrl}/metrics`)).text());
+      Object.assign(result, {
+        commandReadableWaitTimeouts: sampleValue(counters, 'read_your_writes_timeouts_total'),
+        consistentReadTimeouts: sampleValue(counters, 'consistent_read_timeouts_total'),
+      });
       Object.assign(result, {
         requests,
         achievedRps: Math.round((requests / ((loadEnded - started) / 1000)) * 10) / 10,
