@@ -9,9 +9,9 @@ import { positionsToRead } from './consistency-scope';
 
 /**
  * Before a signed-in request is served, waits (bounded) until the read model holds the writes
- * its consistency token names (and this user's writes made too late for a cookie), so a command answered before its write was readable is never
- * followed by a stale read, a 404 of what was just created, or a wrong 403. Runs after the
- * access guard: an unauthenticated caller never makes the gateway wait.
+ * its consistency token names (and this user's writes made too late for a cookie), so a command
+ * answered before its write was readable is never followed by a stale read or a 404 of what was
+ * just created. Runs after the access guard: an unauthenticated caller never makes it wait.
  */
 @Injectable()
 export class ConsistentReadInterceptor implements NestInterceptor {
