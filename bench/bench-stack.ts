@@ -14,6 +14,8 @@ export interface BenchNames {
 export interface BenchStack {
   names: BenchNames;
   gatewayUrl: string;
+  /** The gateway's metrics server (METRICS_PORT): /metrics is not on its public port. */
+  gatewayMetricsUrl: string;
   projectorUrl: string;
   gateway: ServiceProcess;
   projector: ServiceProcess;
@@ -57,7 +59,11 @@ export async function startBenchStack(
   projectorSettings: Record<string, string> = {},
 ): Promise<BenchStack> {
   const provider = await startProviderSandbox({ port: 0, logLevel: 'silent' });
-  const [gatewayPort, metricsPort] = await Promise.all([freePort(), freePort()]);
+  const [gatewayPort, metricsPort, gatewayMetricsPort] = await Promise.all([
+    freePort(),
+    freePort(),
+    freePort(),
+  ]);
   const env: Record<string, string> = {
     ...(Object.fromEntries(Object.entries(base).filter(([, v]) => v !== undefined)) as Record<
       string,
@@ -81,6 +87,7 @@ export async function startBenchStack(
     ...settings,
   };
   const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
+  const gatewayMetricsUrl = `http://127.0.0.1:${gatewayMetricsPort}`;
   const projectorUrl = `http://127.0.0.1:${metricsPort}`;
   const started: ServiceProcess[] = [];
   const stop = async () => {
@@ -91,10 +98,13 @@ export async function startBenchStack(
     const projector = startServiceProcess('services/projector/src/main.ts', { ...env, ...projectorSettings });
     started.push(projector);
     await untilReady(projectorUrl, projector);
-    const gateway = startServiceProcess('services/gateway/src/main.ts', env);
+    const gateway = startServiceProcess('services/gateway/src/main.ts', {
+      ...env,
+      METRICS_PORT: String(gatewayMetricsPort),
+    });
     started.push(gateway);
     await untilReady(gatewayUrl, gateway);
-    return { names, gatewayUrl, projectorUrl, gateway, projector, provider, stop };
+    return { names, gatewayUrl, gatewayMetricsUrl, projectorUrl, gateway, projector, provider, stop };
   } catch (error) {
     await stop();
     throw error;

@@ -46,9 +46,9 @@ export async function writePath(ctx: PhaseContext) {
   ctx.log('warming up (5 s)');
   await closedLoop(concurrency, 5, (w, i) => addAndRemove(api, userOf(ctx, w, i)));
   ctx.log(`(a) write path: POST + DELETE /api/cart, concurrency ${concurrency}, ${seconds} s`);
-  const [gw0, pr0] = await Promise.all([scrape(stack.gatewayUrl), scrape(stack.projectorUrl)]);
+  const [gw0, pr0] = await Promise.all([scrape(stack.gatewayMetricsUrl), scrape(stack.projectorUrl)]);
   const write = await closedLoop(concurrency, seconds, (w, i) => addAndRemove(api, userOf(ctx, w, i)));
-  const [gw1, pr1] = await Promise.all([scrape(stack.gatewayUrl), scrape(stack.projectorUrl)]);
+  const [gw1, pr1] = await Promise.all([scrape(stack.gatewayMetricsUrl), scrape(stack.projectorUrl)]);
   return {
     ...summarize(write.latencies, write.seconds),
     errors: write.errors,
@@ -110,12 +110,12 @@ export async function readPath(ctx: PhaseContext) {
   );
   const read = async (path: string) => {
     ctx.log(`(c) read path: GET ${path}, concurrency ${concurrency}, ${seconds} s`);
-    const g0 = await scrape(stack.gatewayUrl);
+    const g0 = await scrape(stack.gatewayMetricsUrl);
     const result = await closedLoop(concurrency, seconds, async (w, i) => {
       const response = await api.expect(200, 'GET', path, { cookie: userOf(ctx, w, i).cookie });
       return [response.ms];
     });
-    const g1 = await scrape(stack.gatewayUrl);
+    const g1 = await scrape(stack.gatewayMetricsUrl);
     return {
       ...summarize(result.latencies, result.seconds),
       errors: result.errors,
@@ -131,7 +131,7 @@ export async function pacedWrites(ctx: PhaseContext, perSecond: number) {
   const { stack, api, users, seconds } = ctx;
   ctx.log(`(d) write-to-readable at ${perSecond} commands/s, ${seconds} s`);
   const pending = new Map<BenchUser, string>();
-  const [gw0, pr0] = await Promise.all([scrape(stack.gatewayUrl), scrape(stack.projectorUrl)]);
+  const [gw0, pr0] = await Promise.all([scrape(stack.gatewayMetricsUrl), scrape(stack.projectorUrl)]);
   const paced = await fixedRate(perSecond, seconds, async (n) => {
     const user = users[n % users.length]!;
     const itemId = pending.get(user);
@@ -143,7 +143,7 @@ export async function pacedWrites(ctx: PhaseContext, perSecond: number) {
     pending.set(user, (added.body as { id: string }).id);
     return [added.ms];
   });
-  const [gw1, pr1] = await Promise.all([scrape(stack.gatewayUrl), scrape(stack.projectorUrl)]);
+  const [gw1, pr1] = await Promise.all([scrape(stack.gatewayMetricsUrl), scrape(stack.projectorUrl)]);
   const cart = { aggregate: 'cart' };
   return {
     commandsPerSecond: perSecond,
@@ -160,7 +160,7 @@ export async function pacedWrites(ctx: PhaseContext, perSecond: number) {
 
 /** (f) Resident memory of both services, from their own /metrics. */
 export async function memory(ctx: PhaseContext) {
-  const [gw, pr] = await Promise.all([scrape(ctx.stack.gatewayUrl), scrape(ctx.stack.projectorUrl)]);
+  const [gw, pr] = await Promise.all([scrape(ctx.stack.gatewayMetricsUrl), scrape(ctx.stack.projectorUrl)]);
   return {
     gatewayRssMiB: Math.round(sampleValue(gw, 'process_resident_memory_bytes') / 2 ** 20),
     projectorRssMiB: Math.round(sampleValue(pr, 'process_resident_memory_bytes') / 2 ** 20),

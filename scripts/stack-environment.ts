@@ -52,6 +52,8 @@ interface Service {
   entry: string;
   ready: RegExp;
   port: PortSetting;
+  /** Where a service that also listens for /metrics does so; each its own, so they never collide. */
+  metricsPort?: PortSetting;
   describe(url: string): string;
   /** Defaults of this service that depend on the rest of the stack. */
   defaults?(stack: StackContext): Env;
@@ -165,6 +167,7 @@ export const SERVICES: readonly Service[] = [
     entry: 'services/gateway/src/main.ts',
     ready: /gateway listening/,
     port: { variable: 'PORT', fallback: 3000, as: 'PORT' },
+    metricsPort: { variable: 'GATEWAY_METRICS_PORT', fallback: 9465, as: 'METRICS_PORT' },
     describe: (url) => url,
   },
   {
@@ -172,6 +175,7 @@ export const SERVICES: readonly Service[] = [
     entry: 'services/search/src/main.ts',
     ready: /search listening/,
     port: { variable: 'SEARCH_PORT', fallback: 3001, as: 'PORT' },
+    metricsPort: { variable: 'SEARCH_METRICS_PORT', fallback: 9466, as: 'METRICS_PORT' },
     describe: (url) => `${url} (search and payment service)`,
     defaults: ({ gatewayUrl, base }) => ({
       BACKEND_URL: gatewayUrl,
@@ -270,7 +274,14 @@ export function composeStack(operator: Env, localSecrets: Env): StackPlan {
       entry: spec.entry,
       ready: spec.ready,
       // A process reads its port under its own name; the operator sets it under the stack-wide one.
-      env: defined({ ...own, ...base, [spec.port.as]: String(port) }),
+      env: defined({
+        ...own,
+        ...base,
+        [spec.port.as]: String(port),
+        ...('metricsPort' in spec && spec.metricsPort
+          ? { [spec.metricsPort.as]: String(portOf(operator, spec.metricsPort)) }
+          : {}),
+      }),
       url: 'describe' in spec ? spec.describe(url) : `${url} (stand-in of the ${spec.system})`,
     };
   });

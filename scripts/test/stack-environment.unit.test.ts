@@ -173,6 +173,16 @@ describe('composeStack', () => {
     expect(envOf(operator, 'search')).not.toHaveProperty('APIFY_API_BASE_URL');
   });
 
+  it('gives each service its own metrics port, which the operator can set', () => {
+    expect(envOf({}, 'projector')).toMatchObject({ METRICS_PORT: '9464' });
+    expect(envOf({}, 'gateway')).toMatchObject({ METRICS_PORT: '9465' });
+    expect(envOf({}, 'search')).toMatchObject({ METRICS_PORT: '9466' });
+    const operator: Env = { METRICS_PORT: '7464', GATEWAY_METRICS_PORT: '7465', SEARCH_METRICS_PORT: '7466' };
+    expect(envOf(operator, 'projector')).toMatchObject({ METRICS_PORT: '7464' });
+    expect(envOf(operator, 'gateway')).toMatchObject({ METRICS_PORT: '7465' });
+    expect(envOf(operator, 'search')).toMatchObject({ METRICS_PORT: '7466' });
+  });
+
   it('runs the model stand-in behind the production client unless the operator chose a model', () => {
     expect(started({})).toContain('model');
     expect(envOf({}, 'gateway')).toMatchObject({

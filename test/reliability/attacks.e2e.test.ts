@@ -370,7 +370,8 @@ describe('cookies', () => {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ jwt: session.jwt, refreshToken: session.refresh.secret, email }),
     });
-    const cookies = res.headers.getSetCookie();
+    // The consistency token joins them only when registration was answered before it was readable.
+    const cookies = res.headers.getSetCookie().filter((c) => !c.startsWith('consistency-token='));
     expect(cookies.map((c) => c.split('=')[0]).sort()).toEqual([
       'provider-jwt',
       'provider-refresh-token',
@@ -416,6 +417,59 @@ describe('cookies', () => {
     });
     expect(refused.status).toBe(401);
     figures.attacksTried += 4;
+  });
+});
+
+describe('identity binding', () => {
+  it("binds a session to its token's own email, never to the victim's email sent in the body", async () => {
+    const victimEvents = async () => (await (await stack.store()).load('user', victim.userId)).version;
+    const victimVersion = await victimEvents();
+    for (const claimed of [victim.email, victim.email.toUpperCase()]) {
+      const email = `mallory-${randomUUID().slice(0, 8)}@example.com`;
+      const mallory = new Client(stack.url);
+      const session = await stack.provider.issueToken(email);
+      const res = await mallory.request('POST', '/api/auth/session', { jwt: session.jwt, email: claimed });
+      expect(res.status).toBe(200);
+      let profile = await mallory.request('GET', '/api/auth/profile');
+      for (let i = 0; i < 200 && profile.json.walletStatus !== 'active'; i++) {
+        await new Promise((r) => setTimeout(r, 50));
+        profile = await mallory.request('GET', '/api/auth/profile');
+      }
+      expect(profile.json).toMatchObject({ email, walletStatus: 'active' });
+      expect(profile.json.evmAddress).not.toBe(victim.evm);
+      expect(res.setCookies.map((c) => c.split('=')[0]).filter((n) => n !== 'consistency-token')).toEqual([
+        'provider-jwt',
+      ]);
+      figures.attacksTried++;
+    }
+    expect(await victimEvents()).toBe(victimVersion);
+    await victimIntact();
+  });
+});
+
+describe('provider token issuer and audience', () => {
+  it('stops a production gateway that names no issuer or audience, and refuses tokens of another application', async () => {
+    await expect(
+      stack.startGateway({ NODE_ENV: 'production', PROVIDER_JWT_ISSUER: '', PROVIDER_JWT_AUDIENCE: '' }),
+    ).rejects.toThrow(/PROVIDER_JWT_ISSUER: required in production[\s\S]*PROVIDER_JWT_AUDIENCE: required/);
+    // Same key set, same provider: the stand-in's tokens are another application's to these gateways.
+    const email = `other-app-${randomUUID().slice(0, 8)}@example.com`;
+    const jwt = (await stack.provider.issueToken(email)).jwt;
+    const others: Record<string, string>[] = [
+      { PROVIDER_JWT_AUDIENCE: 'this-shop' },
+      { PROVIDER_JWT_ISSUER: 'https://other.test' },
+    ];
+    for (const vars of others) {
+      const production = await stack.startGateway({ NODE_ENV: 'production', ...vars });
+      const res = await send(`${production}/api/auth/session`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ jwt, email }),
+      });
+      expect([res.status, ((await res.json()) as { code: string }).code]).toEqual([401, 'UNAUTHORIZED']);
+      expect(res.headers.getSetCookie()).toEqual([]);
+      figures.attacksTried++;
+    }
   });
 });
 

@@ -157,6 +157,8 @@ export interface StackOptions {
 
 export interface SpawnedGateway {
   url: string;
+  /** Its metrics server (METRICS_PORT): /metrics is not on the public port. */
+  metricsUrl: string;
   process: ServiceProcess;
 }
 
@@ -243,9 +245,10 @@ export class Stack {
 
   /** A gateway as a real child process (its own memory, its own logs), ready when /health answers. */
   async spawnGateway(more: Record<string, string> = {}): Promise<SpawnedGateway> {
-    const port = await freePort();
+    const [port, metricsPort] = await Promise.all([freePort(), freePort()]);
     const child = startServiceProcess('services/gateway/src/main.ts', {
       ...this.vars,
+      METRICS_PORT: String(metricsPort),
       ...more,
       PORT: String(port),
     } as Record<string, string>);
@@ -261,7 +264,7 @@ export class Stack {
       if (Date.now() > deadline) throw new Error(`gateway did not start:\n${child.output().slice(-3000)}`);
       await sleep(100);
     }
-    return { url, process: child };
+    return { url, metricsUrl: `http://127.0.0.1:${metricsPort}`, process: child };
   }
 
   spawnProjector(more: Record<string, string> = {}): ServiceProcess {

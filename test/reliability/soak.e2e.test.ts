@@ -9,6 +9,7 @@ import {
   figures,
   product,
   Shopper,
+  SpawnedGateway,
   Stack,
   TestResponse,
   webhookSecret,
@@ -27,7 +28,7 @@ const targetRps = Number(process.env.RELIABILITY_SOAK_RPS ?? 40);
 const workers = 8;
 
 let stack: Stack;
-let gateway: { url: string; process: ServiceProcess };
+let gateway: SpawnedGateway;
 let projector: ServiceProcess;
 const result: Record<string, unknown> = { seconds, targetRps };
 
@@ -94,7 +95,7 @@ describe('soak', () => {
         while (running) {
           const at = (Date.now() - started) / 1000;
           rss.push([at, rssMegabytes(pid)]);
-          const metrics = await fetch(`${gateway.url}/metrics`).then(
+          const metrics = await fetch(`${gateway.metricsUrl}/metrics`).then(
             (r) => r.text(),
             () => '',
           );
@@ -193,6 +194,13 @@ describe('soak', () => {
       }
       const heapFloorGrowthMbPerMin =
         floors.length > 2 ? slope(floors.map(([w, mb]) => [w * 30, mb])) * 60 : 0;
+      // How often read-your-writes needed the consistency token under this load, and how often
+      // even the token's (longer) wait gave up.
+      const counters = parsePrometheusText(await (await fetch(`${gateway.metricsUrl}/metrics`)).text());
+      Object.assign(result, {
+        commandReadableWaitTimeouts: sampleValue(counters, 'read_your_writes_timeouts_total'),
+        consistentReadTimeouts: sampleValue(counters, 'consistent_read_timeouts_total'),
+      });
       Object.assign(result, {
         requests,
         achievedRps: Math.round((requests / ((loadEnded - started) / 1000)) * 10) / 10,

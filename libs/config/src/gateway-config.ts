@@ -13,10 +13,18 @@ const onchainVariables = [
   'CHAIN_RPC_URL',
 ] as const;
 
+const productionVariables = [
+  'WALLET_ENCRYPTION_KEY',
+  'PROVIDER_JWT_ISSUER',
+  'PROVIDER_JWT_AUDIENCE',
+] as const;
+
 export const gatewayEnv = sharedEnv
   .extend({
     PORT: port(3000),
     HOST: z.string().default('0.0.0.0'),
+    /** /metrics (with /ready and /health) on a port of its own, never on the public PORT. */
+    METRICS_PORT: port(9465),
     RATE_LIMIT_RPM: z.coerce.number().int().min(1).default(30),
     PRODUCT_SERVICE: z.enum(['mock', 'scraping']).default('mock'),
     CART_SERVICE: z.enum(['db', 'onchain']).default('db'),
@@ -41,6 +49,8 @@ export const gatewayEnv = sharedEnv
     CHAIN_USDC_COIN_TYPE: suiCoinType.optional(),
     DEV_JWT_SECRET: z.string().min(32).optional(),
     READ_YOUR_WRITES_TIMEOUT_MS: z.coerce.number().int().min(0).max(10_000).default(1000),
+    /** Longest wait of a request for the writes its consistency token names (writes answered before readable). */
+    CONSISTENT_READ_TIMEOUT_MS: z.coerce.number().int().min(0).max(60_000).default(5000),
     /** Longest wait for one provider call, its retries included: a hung provider gives a 502 after it. */
     PROVIDER_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
     /** Longest wait for one chain JSON-RPC request (reads retry transport failures up to 3 times). */
@@ -57,12 +67,12 @@ export const gatewayEnv = sharedEnv
   .check(
     z.superRefine(
       (env, ctx) => {
-        if (env.NODE_ENV === 'production' && !env.WALLET_ENCRYPTION_KEY) {
-          ctx.addIssue({
-            code: 'custom',
-            path: ['WALLET_ENCRYPTION_KEY'],
-            message: 'required in production',
-          });
+        if (env.NODE_ENV === 'production') {
+          // Without issuer and audience, a token any other application got from the same
+          // provider key set would open a session here.
+          for (const name of productionVariables) {
+            if (!env[name]) ctx.addIssue({ code: 'custom', path: [name], message: 'required in production' });
+          }
         }
         if (env.CART_SERVICE !== 'onchain') return;
         for (const name of onchainVariables) {

@@ -26,6 +26,8 @@ export const searchEnv = sharedEnv
   .extend({
     PORT: port(3000),
     HOST: z.string().default('0.0.0.0'),
+    /** /metrics (with /ready and /health) on a port of its own, never on the public PORT. */
+    METRICS_PORT: port(9466),
     TRUST_PROXY: trustProxy,
     /** The service's own Postgres schema: projection bookkeeping and the transaction records. */
     SEARCH_SCHEMA: sqlIdentifier.default('search'),

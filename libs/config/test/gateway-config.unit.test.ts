@@ -55,7 +55,27 @@ describe('gateway configuration', () => {
     expect(problems.join('\n')).not.toContain('hunter2');
   });
 
-  it('requires the wallet encryption key in production', () => {
-    expect(problemsOf({ NODE_ENV: 'production' })).toEqual(['WALLET_ENCRYPTION_KEY: required in production']);
+  it('requires the wallet encryption key, and the provider token issuer and audience, in production', () => {
+    expect(problemsOf({ NODE_ENV: 'production' })).toEqual([
+      'WALLET_ENCRYPTION_KEY: required in production',
+      'PROVIDER_JWT_ISSUER: required in production',
+      'PROVIDER_JWT_AUDIENCE: required in production',
+    ]);
+    expect(
+      problemsOf({
+        NODE_ENV: 'production',
+        WALLET_ENCRYPTION_KEY: 'ab'.repeat(32),
+        PROVIDER_JWKS_URL: 'https://provider.example/.well-known/jwks.json',
+        PROVIDER_JWT_ISSUER: 'https://provider.example',
+      }),
+    ).toEqual(['PROVIDER_JWT_AUDIENCE: required in production']);
+  });
+
+  it('keeps issuer and audience optional outside production', () => {
+    for (const NODE_ENV of ['development', 'test']) {
+      expect(
+        problemsOf({ NODE_ENV, PROVIDER_JWKS_URL: 'http://127.0.0.1:4010/.well-known/jwks.json' }),
+      ).toEqual([]);
+    }
   });
 });

@@ -46,6 +46,12 @@ export class ServiceMetrics {
     registers: [this.registry],
   });
 
+  readonly consistentReadTimeouts = new Counter({
+    name: 'consistent_read_timeouts_total',
+    help: "Requests that waited for the client's consistency token (its own writes answered before they were readable) and were served before it was reached",
+    registers: [this.registry],
+  });
+
   readonly projectionEventsApplied = new Counter({
     name: 'projection_events_applied_total',
     help: 'Events applied by a projection runner in this process',

@@ -3,6 +3,7 @@ import { Actor, AggregateName } from '@shop/contracts';
 import { Decider } from '@shop/domain';
 import { CommandOutcome, DeciderRunner } from '@shop/eventstore';
 import { currentCorrelationId } from '@shop/observability';
+import { ConsistencyPositions } from './consistency-token';
 import { PositionTracker } from './position-tracker';
 
 export interface ExecuteOptions {
@@ -18,6 +19,8 @@ export interface ExecuteOptions {
  */
 export interface ReadableObservation {
   aggregate: AggregateName;
+  /** The commit's stream sequence. */
+  sequence: number;
   /** From the append's acknowledgement until the commit was readable, or until the wait gave up. */
   seconds: number;
   /** False when the wait timed out and the caller was answered before its write was readable. */
@@ -48,15 +51,31 @@ export class CommandExecutor {
       actor: options.actor,
     });
     if (outcome.version > 0) {
-      const readers = this.projections.filter((p) => p.aggregates.includes(aggregate)).map((p) => p.name);
+      const readers = this.readersOf(aggregate);
       const appendedAt = performance.now();
       const readable = await this.tracker.waitFor(readers, outcome.version, this.readYourWritesTimeoutMs);
       if (outcome.appended && readers.length > 0) {
         const seconds = (performance.now() - appendedAt) / 1000;
-        for (const listener of this.readableListeners) listener({ aggregate, seconds, readable });
+        const sequence = outcome.version;
+        for (const listener of this.readableListeners) listener({ aggregate, sequence, seconds, readable });
       }
     }
     return outcome;
+  }
+
+  /**
+   * Waits (bounded) until every projection reading each aggregate has applied its position: a
+   * read that must see writes answered before they were readable. False when the wait timed out.
+   */
+  async waitUntilReadable(positions: ConsistencyPositions, timeoutMs: number): Promise<boolean> {
+    const waits = [...positions].map(([aggregate, sequence]) =>
+      this.tracker.waitFor(this.readersOf(aggregate), sequence, timeoutMs),
+    );
+    return (await Promise.all(waits)).every(Boolean);
+  }
+
+  private readersOf(aggregate: AggregateName): string[] {
+    return this.projections.filter((p) => p.aggregates.includes(aggregate)).map((p) => p.name);
   }
 
   /** Reports the write-to-readable time of every appended command (metrics). Returns the way to stop. */

@@ -16,3 +16,4 @@ export * from './read-model-swap';
 export * from './live-rebuild';
 export * from './sequence-at-time';
 export * from './command-executor';
+export * from './consistency-token';

@@ -56,6 +56,7 @@ export function testEnvironment(label: string): TestEnvironment {
       INDEXER_SCHEMA: `${schema}_indexer`,
       REACTIONS_SCHEMA: `${schema}_reactions`,
       REDIS_KEY_PREFIX: redisKeyPrefix,
+      METRICS_PORT: '0',
     },
   };
 }

@@ -24,6 +24,7 @@ import { SessionsModule } from './sessions/sessions.module';
 import { TestPageModule } from './test-page/test-page.module';
 import { UserModule } from './user/user.module';
 import { ReactionsModule } from './reactions.module';
+import { ConsistencyModule } from './consistency/consistency.module';
 
 @Module({})
 export class AppModule {
@@ -39,6 +40,7 @@ export class AppModule {
         InfrastructureModule.forRoot(config, logger, overrides),
         gatewayObservability(config, metrics),
         CqrsModule.forRoot(),
+        ConsistencyModule.register(metrics),
         UserModule.register({ devLogin: config.NODE_ENV !== 'production' }),
         OnboardingModule,
         CartModule,

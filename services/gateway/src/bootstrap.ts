@@ -7,6 +7,7 @@ import type { Logger } from '@shop/observability';
 import { AppModule } from './app.module';
 import { CatalogImageAddress } from './catalog-images/catalog-image-address';
 import { ChainIndexerHost } from './onchain/chain-indexer-host';
+import { installConsistencyScope } from './consistency/consistency-scope';
 import { envelopeClientError } from './http/client-error';
 import type { GatewayOverrides } from './infrastructure/gateway-overrides';
 import { installRequestContext } from '@shop/http';
@@ -43,6 +44,7 @@ export async function createGatewayApp(
   // One registry per app: the adapter's hook and the /metrics route share it.
   const metrics = new ServiceMetrics('gateway');
   installHttpMetrics(fastify, metrics);
+  installConsistencyScope(fastify, { secure: config.NODE_ENV === 'production' });
 
   const app = await NestFactory.create<NestFastifyApplication>(
     AppModule.register(config, logger, overrides, metrics),

@@ -1,4 +1,5 @@
 import { gatewayEnv, loadConfigOrExit } from '@shop/config';
+import { MetricsEndpoint } from '@shop/metrics';
 import { createLogger } from '@shop/observability';
 import { createGatewayApp, listenGateway } from './bootstrap';
 
@@ -8,7 +9,10 @@ async function main(): Promise<void> {
   const app = await createGatewayApp(config, logger);
   await listenGateway(app, config.PORT, config.HOST);
   logger.info(
-    { url: `http://${config.HOST === '0.0.0.0' ? '127.0.0.1' : config.HOST}:${config.PORT}` },
+    {
+      url: `http://${config.HOST === '0.0.0.0' ? '127.0.0.1' : config.HOST}:${config.PORT}`,
+      metrics: app.get(MetricsEndpoint).url,
+    },
     'gateway listening',
   );
 }

@@ -9,6 +9,13 @@ beforeAll(async () => {
 });
 afterAll(async () => stack?.stop());
 
+/**
+ * The session cookies a response set. The consistency token joins them only when the machine is
+ * so busy that registration was answered before it was readable; it is not what these tests check.
+ */
+const sessionCookieNames = (setCookies: string[]) =>
+  setCookies.map((c) => c.split('=')[0]!).filter((name) => name !== 'consistency-token');
+
 const uniqueEmail = () => `${randomUUID().slice(0, 8)}@example.com`;
 const address = {
   firstName: 'Ada',
@@ -36,7 +43,11 @@ describe('POST /api/auth/session with provider tokens', () => {
     });
     expect(res.status).toBe(200);
     expect(res.json).toEqual({ success: true });
-    const byName = Object.fromEntries(res.setCookies.map((c) => [c.split('=')[0]!, c]));
+    const byName = Object.fromEntries(
+      res.setCookies
+        .map((c): [string, string] => [c.split('=')[0]!, c])
+        .filter(([name]) => name !== 'consistency-token'),
+    );
     expect(Object.keys(byName).sort()).toEqual(['provider-jwt', 'provider-refresh-token', 'user-email']);
     for (const cookie of Object.values(byName)) {
       expect(cookie).toMatch(/HttpOnly/);
@@ -57,7 +68,50 @@ describe('POST /api/auth/session with provider tokens', () => {
       refreshToken: 'not-a-real-refresh-token',
     });
     expect(res.status).toBe(200);
-    expect(res.setCookies.map((c) => c.split('=')[0])).toEqual(['provider-jwt']);
+    expect(sessionCookieNames(res.setCookies)).toEqual(['provider-jwt']);
+  });
+
+  it("binds nothing to a body email that is not the token's: no profile email, no wallet, no user-email cookie", async () => {
+    const victimEmail = uniqueEmail();
+    const victim = new TestClient(stack.url);
+    const victimSession = await stack.provider.issueToken(victimEmail);
+    await victim.request('POST', '/api/auth/session', { jwt: victimSession.jwt, email: victimEmail });
+    const victimProfile = await eventually(
+      () => victim.request('GET', '/api/auth/profile'),
+      (res) => res.json.walletStatus === 'active',
+    );
+
+    const attackerEmail = uniqueEmail();
+    const attacker = new TestClient(stack.url);
+    const attackerSession = await stack.provider.issueToken(attackerEmail);
+    const res = await attacker.request('POST', '/api/auth/session', {
+      jwt: attackerSession.jwt,
+      email: victimEmail,
+    });
+    // Ignored rather than refused: the token is valid, so the session cookie is set as the spec says.
+    expect(res.status).toBe(200);
+    const attackerProfile = await eventually(
+      () => attacker.request('GET', '/api/auth/profile'),
+      (profile) => profile.json.walletStatus === 'active',
+    );
+    expect(attackerProfile.json.evmAddress).not.toBe(victimProfile.json.evmAddress);
+    expect(attackerProfile.json.email).toBe(attackerEmail);
+    const events = (await stack.store.load('user', attackerProfile.json.userId as string)).events;
+    expect(JSON.stringify(events)).not.toContain(victimEmail);
+    expect(sessionCookieNames(res.setCookies)).toEqual(['provider-jwt']);
+  });
+
+  it('sets user-email for a body email that agrees with the token, whatever its case', async () => {
+    const email = uniqueEmail();
+    const session = await stack.provider.issueToken(email);
+    const client = new TestClient(stack.url);
+    const res = await client.request('POST', '/api/auth/session', {
+      jwt: session.jwt,
+      email: email.toUpperCase(),
+    });
+    expect(res.status).toBe(200);
+    expect(sessionCookieNames(res.setCookies).sort()).toEqual(['provider-jwt', 'user-email']);
+    expect((await client.request('GET', '/api/auth/profile')).json.email).toBe(email);
   });
 
   it('refreshes an expired session with the refresh cookie, rotating both cookies', async () => {

@@ -1,4 +1,5 @@
 import { loadConfigOrExit, searchEnv } from '@shop/config';
+import { MetricsEndpoint } from '@shop/metrics';
 import { createLogger } from '@shop/observability';
 import { startSearchService } from './bootstrap';
 
@@ -9,7 +10,7 @@ async function main(): Promise<void> {
   const config = loadConfigOrExit(searchEnv, 'search');
   const logger = createLogger('search', config.LOG_LEVEL);
   const { app, url } = await startSearchService(config, logger);
-  logger.info({ url, docs: `${url}/api-docs` }, 'search listening');
+  logger.info({ url, docs: `${url}/api-docs`, metrics: app.get(MetricsEndpoint).url }, 'search listening');
 
   let stopping = false;
   const shutdown = (signal: string) => {

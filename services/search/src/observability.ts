@@ -29,6 +29,7 @@ import { searchProjections } from './payment/read-model/search-projections';
 export function searchObservability(config: SearchConfig, metrics: ServiceMetrics): DynamicModule {
   return ObservabilityModule.register({
     metrics,
+    metricsServer: { host: config.HOST, port: config.METRICS_PORT },
     inject: [NATS, EVENT_STORE, DATABASE, REDIS, CommandExecutor],
     useFactory: (
       nc: NatsConnection,

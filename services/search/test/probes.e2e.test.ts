@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parsePrometheusText, sampleValue } from '@shop/metrics';
+import { MetricsEndpoint, parsePrometheusText, sampleValue } from '@shop/metrics';
 import { ApiClient, newAddress, SearchStack, startSearchStack } from './stack';
 
 let stack: SearchStack;
@@ -11,10 +11,18 @@ beforeAll(async () => {
 afterAll(async () => stack?.stop());
 
 async function scrape() {
-  const response = await fetch(`${stack.url}/metrics`);
+  const response = await fetch(`${stack.app.get(MetricsEndpoint).url}/metrics`);
   expect(response.status).toBe(200);
   return parsePrometheusText(await response.text());
 }
+
+describe('who can read the metrics', () => {
+  it('serves /metrics on METRICS_PORT only: the public port does not', async () => {
+    const open = await fetch(`${stack.url}/metrics`);
+    expect(await open.text()).not.toContain('# TYPE');
+    expect(open.status).toBe(404);
+  });
+});
 
 describe('search /metrics', () => {
   it('counts payment events, chain calls, HTTP requests and its projection progress', async () => {

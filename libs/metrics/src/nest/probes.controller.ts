@@ -3,7 +3,6 @@ import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { ApiRoute } from '@shop/http';
 import { checkReadiness } from '../readiness';
-import { ServiceMetrics } from '../service-metrics';
 import { OBSERVABILITY_WIRING, type ObservabilityWiring } from './observability-wiring';
 
 const checkResult = z.object({
@@ -13,27 +12,10 @@ const checkResult = z.object({
 });
 const readinessSchema = z.object({ ready: z.boolean(), checks: z.record(z.string(), checkResult) });
 
-/** /metrics for Prometheus and /ready for orchestrators; /health stays the plain liveness probe. */
+/** /ready for orchestrators on the public port; /health stays the plain liveness probe, /metrics is on the metrics server. */
 @Controller()
 export class ProbesController {
-  constructor(
-    private readonly metrics: ServiceMetrics,
-    @Inject(OBSERVABILITY_WIRING) private readonly wiring: ObservabilityWiring,
-  ) {}
-
-  @Get('metrics')
-  @ApiRoute({
-    summary: 'Metrics in the Prometheus text format',
-    tags: ['probes'],
-    access: 'public',
-    responses: {
-      200: { description: 'Every metric of this process', contentType: 'text/plain', schema: z.string() },
-    },
-  })
-  async scrape(@Res() reply: FastifyReply): Promise<void> {
-    const body = await this.metrics.render();
-    await reply.header('content-type', this.metrics.contentType).send(body);
-  }
+  constructor(@Inject(OBSERVABILITY_WIRING) private readonly wiring: ObservabilityWiring) {}
 
   @Get('ready')
   @ApiRoute({

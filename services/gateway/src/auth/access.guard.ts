@@ -3,11 +3,12 @@ import type { FastifyReply } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { GatewayConfig } from '@shop/config';
 import type { ReadModelDatabase } from '@shop/db';
-import { DomainError, userIdForProviderSubject } from '@shop/domain';
+import { DomainError, userDecider, userIdForProviderSubject } from '@shop/domain';
+import type { DeciderRunner } from '@shop/eventstore';
 import { API_ROUTE, ApiRouteSpec } from '@shop/http';
 import { ProviderClient } from '@shop/provider';
 import { RateLimiter, rateLimitHeaders } from '@shop/redis';
-import { CONFIG, PROVIDER, RATE_LIMITER, READ_DB } from '../infrastructure/tokens';
+import { CONFIG, DECIDER_RUNNER, PROVIDER, RATE_LIMITER, READ_DB } from '../infrastructure/tokens';
 import { clearSessionCookies, REFRESH_COOKIE, SESSION_COOKIE, setSessionCookie } from './session-cookies';
 import { AuthenticatedRequest, SessionIdentity } from './session-identity';
 import { ExpiredSessionError, invalidSession, TokenVerifier, VerifiedIdentity } from './token-verifier';
@@ -42,6 +43,7 @@ export class AccessGuard implements CanActivate {
     @Inject(READ_DB) private readonly db: Kysely<ReadModelDatabase>,
     @Inject(RATE_LIMITER) private readonly limiter: RateLimiter,
     @Inject(PROVIDER) private readonly provider: ProviderClient | null,
+    @Inject(DECIDER_RUNNER) private readonly runner: DeciderRunner,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -55,12 +57,7 @@ export class AccessGuard implements CanActivate {
     request.identity = identity;
 
     if (spec.access === 'gated' && !this.onboarded.has(identity.userId)) {
-      const user = await this.db
-        .selectFrom('users')
-        .select('onboarding_step')
-        .where('user_id', '=', identity.userId)
-        .executeTakeFirst();
-      if (!user || user.onboarding_step < 3) throw onboardingIncomplete();
+      if (!(await this.hasOnboarded(identity.userId))) throw onboardingIncomplete();
       // The step never decreases, so "onboarded" cannot go stale (only "not yet" could).
       this.onboarded.add(identity.userId);
       if (this.onboarded.size > onboardedCacheSize)
@@ -77,6 +74,22 @@ export class AccessGuard implements CanActivate {
       reply.headers(headers);
     }
     return true;
+  }
+
+  /**
+   * The read model answers "yes" cheaply, but its "not yet" may only mean the projector is
+   * behind (busy, catching up, restarting): the user aggregate in the stream has the last word,
+   * so step 3 opens the gated routes at once.
+   */
+  private async hasOnboarded(userId: string): Promise<boolean> {
+    const user = await this.db
+      .selectFrom('users')
+      .select('onboarding_step')
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
+    if (user && user.onboarding_step >= 3) return true;
+    const { state } = await this.runner.state(userDecider, 'user', userId);
+    return state.onboardingStep >= 3;
   }
 
   /**

@@ -28,6 +28,7 @@ import { DATABASE, EVENT_STORE, NATS, REDIS } from './tokens';
 export function gatewayObservability(config: GatewayConfig, metrics: ServiceMetrics): DynamicModule {
   return ObservabilityModule.register({
     metrics,
+    metricsServer: { host: config.HOST, port: config.METRICS_PORT },
     inject: [NATS, EVENT_STORE, DATABASE, REDIS, CommandExecutor, PendingOnChainCheckouts],
     useFactory: (
       nc: NatsConnection,

@@ -23,9 +23,18 @@ import { RegisterUserCommand } from './register-user.command';
 const sessionBody = z.object({
   jwt: z.string().min(1).max(8192).describe('identity-provider access token'),
   refreshToken: z.string().min(1).max(8192).optional(),
-  email: z.email().max(320).optional(),
+  email: z
+    .email()
+    .max(320)
+    .optional()
+    .describe(
+      "sets the user-email cookie when it is the token's own email (any case); any other email is ignored: " +
+        'the profile email and the payment wallet follow the verified token only',
+    ),
 });
 const success = z.object({ success: z.boolean() });
+
+const sameEmail = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
 
 @Controller('api/auth')
 export class AuthController {
@@ -55,9 +64,8 @@ export class AuthController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<{ success: boolean }> {
     const identity = await this.verifier.verify(body.jwt);
-    await this.commands.execute(
-      new RegisterUserCommand(identity.providerSubject, body.email ?? identity.email),
-    );
+    // The body proves nothing: only the verified token says whose email (and so whose wallet) it is.
+    await this.commands.execute(new RegisterUserCommand(identity.providerSubject, identity.email));
     const policy = { secure: this.config.NODE_ENV === 'production' };
     const refreshed = body.refreshToken
       ? await this.acceptedRefresh(body.refreshToken, identity.providerSubject)
@@ -68,7 +76,9 @@ export class AuthController {
     } else {
       setSessionCookie(reply, SESSION_COOKIE, body.jwt, identity.expiresAt, policy);
     }
-    if (body.email) setSessionCookie(reply, EMAIL_COOKIE, body.email, identity.expiresAt, policy);
+    if (body.email && identity.email && sameEmail(body.email, identity.email)) {
+      setSessionCookie(reply, EMAIL_COOKIE, identity.email, identity.expiresAt, policy);
+    }
     return { success: true };
   }
 

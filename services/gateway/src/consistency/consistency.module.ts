@@ -1,0 +1,45 @@
+import { DynamicModule, Inject, Module, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { APP_INTERCEPTOR } from '@nestjs/core';
+import { ServiceMetrics } from '@shop/metrics';
+import { CommandExecutor } from '@shop/projections';
+import type { EventStore } from '@shop/eventstore';
+import { EVENT_STORE } from '../infrastructure/tokens';
+import { recordAppend, recordUnreadableWrite } from './consistency-scope';
+import { ConsistentReadInterceptor } from './consistent-read.interceptor';
+
+/** Read-your-writes beyond a command's own wait: the consistency token and the wait for it. */
+@Module({})
+export class ConsistencyModule implements OnModuleInit, OnModuleDestroy {
+  private stop: (() => void) | null = null;
+
+  constructor(
+    private readonly executor: CommandExecutor,
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+  ) {}
+
+  static register(metrics: ServiceMetrics): DynamicModule {
+    return {
+      module: ConsistencyModule,
+      providers: [
+        { provide: ServiceMetrics, useValue: metrics },
+        { provide: APP_INTERCEPTOR, useClass: ConsistentReadInterceptor },
+      ],
+    };
+  }
+
+  onModuleInit(): void {
+    const stops = [
+      this.executor.onReadable(({ aggregate, sequence, readable }) => {
+        if (!readable) recordUnreadableWrite(aggregate, sequence);
+      }),
+      this.store.onAppended((events) => {
+        for (const event of events) recordAppend(event.aggregate, event.sequence);
+      }),
+    ];
+    this.stop = () => stops.forEach((stop) => stop());
+  }
+
+  onModuleDestroy(): void {
+    this.stop?.();
+  }
+}

@@ -1,0 +1,39 @@
+import { CallHandler, ExecutionContext, Inject, Injectable, NestInterceptor } from '@nestjs/common';
+import type { GatewayConfig } from '@shop/config';
+import { API_ROUTE, ApiRouteSpec } from '@shop/http';
+import { ServiceMetrics } from '@shop/metrics';
+import { CommandExecutor } from '@shop/projections';
+import type { AuthenticatedRequest } from '../auth/session-identity';
+import { CONFIG } from '../infrastructure/tokens';
+import { positionsToRead } from './consistency-scope';
+
+/**
+ * Before a signed-in request is served, waits (bounded) until the read model holds the writes
+ * its consistency token names (and this user's writes made too late for a cookie), so a command
+ * answered before its write was readable is never followed by a stale read or a 404 of what was
+ * just created. Runs after the access guard: an unauthenticated caller never makes it wait.
+ */
+@Injectable()
+export class ConsistentReadInterceptor implements NestInterceptor {
+  constructor(
+    private readonly executor: CommandExecutor,
+    private readonly metrics: ServiceMetrics,
+    @Inject(CONFIG) private readonly config: GatewayConfig,
+  ) {}
+
+  async intercept(context: ExecutionContext, next: CallHandler): Promise<ReturnType<CallHandler['handle']>> {
+    const spec = Reflect.getMetadata(API_ROUTE, context.getHandler()) as ApiRouteSpec | undefined;
+    if (spec && spec.access !== 'public') {
+      const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
+      const positions = positionsToRead(request, request.identity!.userId);
+      if (positions.size > 0) {
+        const readable = await this.executor.waitUntilReadable(
+          positions,
+          this.config.CONSISTENT_READ_TIMEOUT_MS,
+        );
+        if (!readable) this.metrics.consistentReadTimeouts.inc();
+      }
+    }
+    return next.handle();
+  }
+}
