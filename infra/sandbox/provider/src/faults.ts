@@ -11,8 +11,17 @@ export const providerOperations = [
 ] as const;
 export type ProviderOperation = (typeof providerOperations)[number];
 
-/** `error` answers with a status; `hang` never answers, to exercise the caller's deadline. */
-export type FaultMode = 'error' | 'hang';
+/**
+ * Before the effect: `error` answers with a status, `hang` never answers (the caller's deadline).
+ * After the effect (the request was handled, so the outcome is ambiguous to the caller):
+ * `error-after` answers with a status anyway, `hang-after` never answers, `lost` cuts the
+ * connection instead of answering.
+ */
+export const faultModes = ['error', 'hang', 'error-after', 'hang-after', 'lost'] as const;
+export type FaultMode = (typeof faultModes)[number];
+
+export const afterEffect = (mode: FaultMode): boolean =>
+  mode === 'error-after' || mode === 'hang-after' || mode === 'lost';
 
 export interface FaultOptions {
   times?: number;

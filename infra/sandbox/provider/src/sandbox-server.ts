@@ -1,7 +1,7 @@
 import { AddressInfo } from 'node:net';
 import Fastify from 'fastify';
 import { registerControlRoutes } from './control-routes';
-import { FaultInjector, ProviderOperation } from './faults';
+import { afterEffect, Fault, FaultInjector, ProviderOperation } from './faults';
 import { idempotencyKey, IdempotencyStore } from './idempotency';
 import { IdentityProvider } from './identity';
 import { registerIdentityRoutes } from './identity-routes';
@@ -64,6 +64,7 @@ export async function startProviderSandbox(options: ProviderSandboxOptions = {})
   });
   const orders = new OrderBook(wallets, (events) => sender.publish(events));
   const faults = new FaultInjector();
+  const afterEffectFaults = new WeakMap<object, Fault>();
   const requests: RecordedRequest[] = [];
   const idempotency = new IdempotencyStore();
   const control = createSandboxControl({ identity, wallets, orders, sender, faults, requests });
@@ -82,6 +83,10 @@ export async function startProviderSandbox(options: ProviderSandboxOptions = {})
       at: new Date().toISOString(),
     });
     const fault = faults.take(operation);
+    if (fault && afterEffect(fault.mode)) {
+      afterEffectFaults.set(request, fault);
+      return;
+    }
     if (fault?.mode === 'hang') {
       // Accept the connection and go quiet until the caller gives up or the sandbox closes.
       reply.hijack();
@@ -98,6 +103,23 @@ export async function startProviderSandbox(options: ProviderSandboxOptions = {})
         .code(401)
         .send(new ProviderApiError(401, 'Unauthorized: invalid or missing API key').toBody());
     }
+  });
+
+  // The request was handled (a wallet funded, an order created); only the answer goes wrong.
+  app.addHook('onSend', async (request, reply, payload) => {
+    const fault = afterEffectFaults.get(request);
+    if (!fault) return payload;
+    afterEffectFaults.delete(request);
+    if (fault.mode === 'lost') {
+      request.raw.socket.destroy();
+      return payload;
+    }
+    if (fault.mode === 'hang-after') {
+      await new Promise((resolve) => request.raw.socket.once('close', resolve));
+      return payload;
+    }
+    void reply.code(fault.status);
+    return JSON.stringify(new ProviderApiError(fault.status, `Sandbox fault after handling the request`).toBody());
   });
 
   app.setErrorHandler((error, request, reply) => {

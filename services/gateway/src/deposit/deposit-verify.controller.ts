@@ -103,7 +103,8 @@ export class DepositVerifyController {
       new CreditDepositCommand({
         userId: identity.userId,
         txDigest: body.txDigest,
-        payerAddress: receipt.payer,
+        // Who sent the transaction is the chain's fact; the receipt is not read for it.
+        payerAddress: transaction.sender ?? receipt.receiver,
         userWallet: { address: receipt.receiver, mismatch: 'Receiver mismatch' },
         amountMist: receipt.amount.toString(),
         coinType: usdc,
