@@ -315,14 +315,15 @@ describe('deposit: search service verification -> gateway confirmation', () => {
       network: 'testnet',
       currency: USDC,
     };
-    stack.provider.failNext('wallets.fund', { mode: 'error-after', status: 500 });
+    // Funded, then no answer until the gateway's deadline: the outcome is unknown to it.
+    stack.provider.failNext('wallets.fund', { mode: 'hang-after' });
     await confirm(user.userId, user.sui, body);
     const settled = await eventually(
       () => confirm(user.userId, user.sui, body),
       (r) => r.status === 200 || r.json.code === 'DEPOSIT_ALREADY_CREDITED',
       20_000,
     );
-    expect(settled.status).toBe(409);
+    expect([settled.status, settled.json.code]).toEqual([409, 'DEPOSIT_ALREADY_CREDITED']);
     expect(Number(await usdcBalance(user.evm))).toBeCloseTo(1.5, 6);
     const keys = stack.provider
       .requests('wallets.fund')
@@ -351,7 +352,7 @@ describe('deposit: search service verification -> gateway confirmation', () => {
         source: 'search-service',
         now: Date.now(),
       },
-      { commandId: randomUUID(), actor: systemActor },
+      { commandId: randomUUID(), correlationId: randomUUID(), actor: systemActor },
     );
     await eventually(
       () => usdcBalance(user.evm),
@@ -374,17 +375,18 @@ describe('deposit: search service verification -> gateway confirmation', () => {
       coinType: USDC,
       nonce: randomUUID(),
     });
-    hop.faultNext('refuse', 'drop', 'refuse', 'lose');
+    hop.faultNext('refuse', 'drop', 'refuse', 'hang');
     const verified = await new TestClient(searchUrl).request('POST', '/api/payment/verify', {
       txHash: digest,
       userId: user.userId,
     });
     expect(verified.status).toBe(502);
-    await eventually(
+    const record = await eventually(
       () => new TestClient(searchUrl).request('GET', `/api/payment/transaction/${digest}`),
       (r) => (r.json.data as { status: string }).status === 'SUCCESS',
       20_000,
     );
+    expect((record.json.data as { status: string }).status).toBe('SUCCESS');
     expect(Number(await usdcBalance(user.evm))).toBeCloseTo(3, 6);
   });
 

@@ -7,15 +7,17 @@ import { ApiClient, SearchStack, startSearchStack } from './stack';
 
 let missing: SearchStack;
 let rejected: SearchStack;
+let noCoin: SearchStack;
 
 beforeAll(async () => {
-  [missing, rejected] = await Promise.all([
+  [missing, rejected, noCoin] = await Promise.all([
     startSearchStack('unconfigured', { APIFY_API_TOKEN: '', CHAIN_MERCHANT_ADDRESS: '' }),
     startSearchStack('badtoken', { APIFY_API_TOKEN: 'not-the-platform-token', DEPOSIT_WEBHOOK_SECRET: '' }),
+    startSearchStack('nocoin', { CHAIN_COIN_TYPE: '' }),
   ]);
 });
 afterAll(async () => {
-  await Promise.all([missing?.stop(), rejected?.stop()]);
+  await Promise.all([missing?.stop(), rejected?.stop(), noCoin?.stop()]);
 });
 
 describe('without a scraping token', () => {
@@ -67,6 +69,7 @@ describe('payment verification without its configuration', () => {
   it.each([
     ['CHAIN_MERCHANT_ADDRESS', () => missing],
     ['DEPOSIT_WEBHOOK_SECRET', () => rejected],
+    ['CHAIN_COIN_TYPE', () => noCoin],
   ])('is disabled with 503 when %s is missing, and reads nothing from the chain', async (variable, stack) => {
     const res = await new ApiClient(stack().url).request('POST', '/api/payment/verify', {
       txHash: toBase58(randomBytes(32)),
