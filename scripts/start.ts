@@ -44,7 +44,8 @@ function localSecrets(): Record<string, string> {
     CHAIN_PAYMENT_PACKAGE_ID: objectId,
     CHAIN_MERCHANT_ADDRESS: () => Ed25519Keypair.generate().toSuiAddress(),
     CHAIN_RELAYER_PRIVATE_KEY: () => Ed25519Keypair.generate().getSecretKey(),
-    CHAIN_USDC_COIN_TYPE: () => `${objectId()}::usdc::USDC`,
+    // The stand-in knows the metadata (6 decimals) of its payment package's USDC.
+    CHAIN_COIN_TYPE: () => `${saved.CHAIN_PAYMENT_PACKAGE_ID}::usdc::USDC`,
   };
   let changed = false;
   for (const [name, make] of Object.entries(wanted)) {
@@ -150,7 +151,7 @@ const services: ServiceSpec[] = [
       PORT: searchPort,
       BACKEND_URL: gatewayUrl,
       CHAIN_NETWORK: 'localnet',
-      CHAIN_COIN_TYPE: env.CHAIN_USDC_COIN_TYPE ?? '',
+      CHAIN_COIN_TYPE: env.CHAIN_COIN_TYPE ?? '',
       CHAIN_PAYMENT_AMOUNT_MIST: env.CHAIN_PAYMENT_AMOUNT_MIST ?? '1000000',
       ...chainEnv,
       ...apifyEnv,

@@ -12,3 +12,4 @@ export * from './ops-server';
 export * from './nest/observability-wiring';
 export * from './nest/probes.controller';
 export * from './nest/observability.module';
+export * from './open-work';

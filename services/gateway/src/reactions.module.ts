@@ -10,6 +10,8 @@ import type { ReactionParking } from '@shop/reactions';
 import { CONFIG, DATABASE, EVENT_STORE, LOGGER } from './infrastructure/tokens';
 
 const REACTION_PARKING = Symbol('REACTION_PARKING');
+import { DepositCreditingReaction } from './deposit/deposit-crediting.reaction';
+import { DepositModule } from './deposit/deposit.module';
 import { ChainEventsReaction } from './onchain/chain-events.reaction';
 import { OnChainCheckoutReaction } from './onchain/onchain-checkout.reaction';
 import { OrderCartReaction } from './webhooks/order-cart.reaction';
@@ -18,6 +20,7 @@ import { WalletProvisioningReaction } from './wallet/wallet-provisioning.reactio
 
 /** Process managers hosted by the gateway; several instances share each durable consumer. */
 @Module({
+  imports: [DepositModule],
   providers: [
     WalletProvisioningReaction,
     ProviderWebhookReaction,
@@ -49,9 +52,11 @@ export class ReactionsModule implements OnApplicationBootstrap, BeforeApplicatio
     orderCart: OrderCartReaction,
     chainEvents: ChainEventsReaction,
     onChainCheckout: OnChainCheckoutReaction,
+    depositCrediting: DepositCreditingReaction,
   ) {
     const reactions = [
       walletProvisioning,
+      depositCrediting,
       providerWebhooks,
       orderCart,
       ...(config.CHAIN_CONTRACT_ADDRESS ? [chainEvents] : []),

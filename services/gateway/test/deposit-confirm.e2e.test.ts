@@ -209,7 +209,7 @@ describe('deposit: search service verification -> gateway confirmation', () => {
     expect(Number(await usdcBalance(user.evm))).toBeCloseTo(before + 3, 6);
   });
 
-  it('answers a funding failure with 500 "Faucet failed" and leaves the digest retryable', async () => {
+  it('answers a funding the provider refuses with 500 "Faucet failed" and leaves the digest retryable', async () => {
     const user = await userWithWallets();
     const body = {
       amount: '1500000',
@@ -217,7 +217,7 @@ describe('deposit: search service verification -> gateway confirmation', () => {
       network: 'testnet',
       currency: USDC,
     };
-    stack.provider.failNext('wallets.fund', { times: 10, status: 500 });
+    stack.provider.failNext('wallets.fund', { status: 400 });
     const failed = await confirm(user.userId, user.sui, body);
     expect(failed.status).toBe(500);
     expect(failed.json.error).toMatch(/^Faucet failed: /);

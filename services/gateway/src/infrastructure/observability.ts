@@ -12,28 +12,33 @@ import {
   postgresCheck,
   redisCheck,
   registerConsumerStatus,
+  registerOpenWork,
   ServiceMetrics,
   timeWriteToReadable,
 } from '@shop/metrics';
 import { CommandExecutor } from '@shop/projections';
 import type { Redis } from '@shop/redis';
-import { DATABASE, EVENT_STORE, NATS, REDIS } from './tokens';
+import type { ReadModelDatabase } from '@shop/db';
+import { openDepositWork } from '../deposit/open-deposit-claims';
+import { DATABASE, EVENT_STORE, NATS, READ_DB, REDIS } from './tokens';
 
 /**
  * The gateway's /metrics and /ready: appended events, write-to-readable times, its reaction
- * consumers, and the provider and chain calls it makes; ready when NATS, Postgres and Redis answer.
+ * consumers, open deposit claims, and the provider and chain calls it makes; ready when NATS, Postgres and Redis answer.
  */
 export function gatewayObservability(config: GatewayConfig, metrics: ServiceMetrics): DynamicModule {
   return ObservabilityModule.register({
     metrics,
-    inject: [NATS, EVENT_STORE, DATABASE, REDIS, CommandExecutor],
+    inject: [NATS, EVENT_STORE, DATABASE, REDIS, CommandExecutor, READ_DB],
     useFactory: (
       nc: NatsConnection,
       store: EventStore,
       database: DatabaseHandle,
       redis: Redis,
       executor: CommandExecutor,
+      readDb: Kysely<ReadModelDatabase>,
     ) => {
+      registerOpenWork(metrics, 'deposit-crediting', () => openDepositWork(readDb));
       // The reactions this process hosts (several gateways share each consumer).
       registerConsumerStatus(metrics, store, (name) => name.startsWith('reaction_'));
       const external = [
