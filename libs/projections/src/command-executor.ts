@@ -48,15 +48,27 @@ export class CommandExecutor {
       actor: options.actor,
     });
     if (outcome.version > 0) {
-      const readers = this.projections.filter((p) => p.aggregates.includes(aggregate)).map((p) => p.name);
       const appendedAt = performance.now();
-      const readable = await this.tracker.waitFor(readers, outcome.version, this.readYourWritesTimeoutMs);
+      const readable = await this.waitReadable(aggregate, outcome.version);
+      const readers = this.readersOf(aggregate);
       if (outcome.appended && readers.length > 0) {
         const seconds = (performance.now() - appendedAt) / 1000;
         for (const listener of this.readableListeners) listener({ aggregate, seconds, readable });
       }
     }
     return outcome;
+  }
+
+  /**
+   * Waits (bounded, like a command) until the read models of `aggregate` have applied `version`:
+   * for an answer built from a write another process made, so the client's next read sees it.
+   */
+  waitReadable(aggregate: AggregateName, version: number): Promise<boolean> {
+    return this.tracker.waitFor(this.readersOf(aggregate), version, this.readYourWritesTimeoutMs);
+  }
+
+  private readersOf(aggregate: AggregateName): string[] {
+    return this.projections.filter((p) => p.aggregates.includes(aggregate)).map((p) => p.name);
   }
 
   /** Reports the write-to-readable time of every appended command (metrics). Returns the way to stop. */

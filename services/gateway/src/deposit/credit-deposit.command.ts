@@ -102,7 +102,8 @@ export class CreditDepositHandler implements ICommandHandler<CreditDepositComman
       },
       { actor: { ...systemActor, id: input.source } },
     );
-    const outcome = await this.outcomeOf(input.txDigest, claim.state.attempt);
+    const { state: outcome, version } = await this.outcomeOf(input.txDigest, claim.state.attempt);
+    await this.executor.waitReadable('deposit', version);
     if (outcome.status === 'failed') {
       throw new DomainError('internal', 'INTERNAL_ERROR', `Faucet failed: ${outcome.failureReason ?? ''}`);
     }
@@ -115,11 +116,12 @@ export class CreditDepositHandler implements ICommandHandler<CreditDepositComman
     };
   }
 
-  private async outcomeOf(txDigest: string, attempt: number): Promise<DepositState> {
+  private async outcomeOf(txDigest: string, attempt: number): Promise<{ state: DepositState; version: number }> {
     const deadline = Date.now() + OUTCOME_WAIT_MS;
     for (;;) {
-      const { state } = await this.runner.state(depositDecider, 'deposit', txDigest);
-      if (state.status !== 'claimed' || state.attempt !== attempt || Date.now() >= deadline) return state;
+      const current = await this.runner.state(depositDecider, 'deposit', txDigest);
+      const { state } = current;
+      if (state.status !== 'claimed' || state.attempt !== attempt || Date.now() >= deadline) return current;
       await sleep(OUTCOME_POLL_MS);
     }
   }

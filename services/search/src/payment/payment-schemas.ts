@@ -25,15 +25,17 @@ export const verificationResultSchema = z.object({
 });
 export type VerificationResult = z.infer<typeof verificationResultSchema>;
 
-/** A transaction record: the spec's {txHash, amount, receiver, status, createdAt} and the rest of the payment. */
+/**
+ * A transaction record: the spec's {txHash, amount, receiver, status, createdAt} and the payment's
+ * own facts. Never who paid or who it is credited to: the routes are public, and a digest is not
+ * a credential.
+ */
 export const paymentRecordSchema = z.object({
   paymentId: z.uuid(),
   txHash: z.string(),
   status: paymentStatus,
   amount: z.string().describe('MIST'),
   receiver: z.string(),
-  payer: z.string().nullable(),
-  userId: z.uuid(),
   network: z.string(),
   currency: z.string().describe('coin type'),
   failureCode: z.string().nullable(),
