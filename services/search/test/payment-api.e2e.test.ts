@@ -80,8 +80,6 @@ describe('POST /api/payment/verify', () => {
       status: 'SUCCESS',
       amount: '1500000000',
       receiver: stack.merchant,
-      payer,
-      userId,
       network: 'testnet',
       currency: SUI_FULL,
       failureCode: null,
