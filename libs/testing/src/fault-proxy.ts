@@ -13,6 +13,8 @@ export interface FaultProxy {
   url: string;
   /** The next requests suffer these faults, one each, in order. */
   faultNext(...faults: ProxyFault[]): void;
+  /** Forgets the faults not yet used. */
+  clearFaults(): void;
   /** Sends requests to another target (a restarted service on a new port). */
   retarget(target: string): void;
   /** Requests that reached the proxy, by fault (`none` for the ones passed through untouched). */
@@ -74,6 +76,9 @@ export async function startFaultProxy(target: string, lateMs = 8_000): Promise<F
   return {
     url: `http://127.0.0.1:${port}`,
     faultNext: (...faults) => scripted.push(...faults),
+    clearFaults: () => {
+      scripted.length = 0;
+    },
     retarget: (next) => {
       upstream = new URL(next);
     },
