@@ -43,10 +43,10 @@ describe('chain configuration fields (@shop/config)', () => {
       throw new Error('expected a ConfigError');
     })();
     expect(error.problems.map((p) => p.split(':')[0]).sort()).toEqual([
+      'CHAIN_COIN_TYPE',
       'CHAIN_CONTRACT_ADDRESS',
       'CHAIN_NETWORK',
       'CHAIN_RELAYER_PRIVATE_KEY',
-      'CHAIN_COIN_TYPE',
     ]);
     expect(error.message).not.toContain('suiprivkey1notreally');
   });
