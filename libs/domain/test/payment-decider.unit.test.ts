@@ -166,7 +166,13 @@ describe('payment decider: verification', () => {
 describe('payment decider: confirmation delivery', () => {
   it('releases a digest the backend refused for its claimant, and lets another user claim it without the chain', () => {
     const refused = paymentDecider.decide(
-      deliver({ acknowledged: false, refused: true, reason: 'not your wallet', backendStatus: 400, attempts: 1 }),
+      deliver({
+        acknowledged: false,
+        refused: true,
+        reason: 'not your wallet',
+        backendStatus: 400,
+        attempts: 1,
+      }),
       given(started, verified),
     );
     expect(refused).toEqual([
@@ -175,10 +181,7 @@ describe('payment decider: confirmation delivery', () => {
     const released = given(started, verified, ...refused);
     expect(released).toMatchObject({ status: 'FAILED', failureCode: 'DEPOSIT_REFUSED' });
     const reclaimed = paymentDecider.decide(verify(undefined, otherUser), released);
-    expect(reclaimed).toEqual([
-      { ...started, data: { ...started.data, userId: otherUser } },
-      verified,
-    ]);
+    expect(reclaimed).toEqual([{ ...started, data: { ...started.data, userId: otherUser } }, verified]);
     expect(given(started, verified, ...refused, ...reclaimed)).toMatchObject({
       status: 'PENDING',
       userId: otherUser,

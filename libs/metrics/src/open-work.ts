@@ -11,13 +11,22 @@ export interface OpenWork {
  * (a deposit being credited, a verified payment awaiting its confirmation) has not brought to a
  * final state, and for how long the oldest has waited. Read from the read model at scrape time.
  */
-export function registerOpenWork(metrics: ServiceMetrics, process: string, read: () => Promise<OpenWork>): void {
+export function registerOpenWork(
+  metrics: ServiceMetrics,
+  process: string,
+  read: () => Promise<OpenWork>,
+): void {
   let last: Promise<OpenWork> | null = null;
   // One query serves both gauges of a scrape.
   const current = () => (last ??= read().finally(() => setTimeout(() => (last = null), 0)));
-  metrics.gauge('money_open', 'Items of a money process not yet in a final state', ['process'], async (gauge) => {
-    gauge.set({ process }, (await current()).count);
-  });
+  metrics.gauge(
+    'money_open',
+    'Items of a money process not yet in a final state',
+    ['process'],
+    async (gauge) => {
+      gauge.set({ process }, (await current()).count);
+    },
+  );
   metrics.gauge(
     'money_open_oldest_seconds',
     'Age of the oldest item of a money process not yet in a final state (0 when none)',

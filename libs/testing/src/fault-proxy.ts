@@ -26,7 +26,14 @@ export interface FaultProxy {
 export async function startFaultProxy(target: string, lateMs = 8_000): Promise<FaultProxy> {
   let upstream = new URL(target);
   const scripted: ProxyFault[] = [];
-  const counts: Record<ProxyFault | 'none', number> = { refuse: 0, drop: 0, hang: 0, lose: 0, late: 0, none: 0 };
+  const counts: Record<ProxyFault | 'none', number> = {
+    refuse: 0,
+    drop: 0,
+    hang: 0,
+    lose: 0,
+    late: 0,
+    none: 0,
+  };
   const server: Server = createServer((req, res) => {
     const fault = scripted.shift();
     counts[fault ?? 'none'] += 1;

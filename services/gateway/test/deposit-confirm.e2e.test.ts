@@ -405,7 +405,10 @@ describe('deposit: search service verification -> gateway confirmation', () => {
       userId: randomUUID(),
     });
     expect(stranger.status).toBeGreaterThanOrEqual(400);
-    const owner = await search.request('POST', '/api/payment/verify', { txHash: digest, userId: user.userId });
+    const owner = await search.request('POST', '/api/payment/verify', {
+      txHash: digest,
+      userId: user.userId,
+    });
     expect([owner.status, (owner.json.data as { status: string }).status]).toEqual([200, 'SUCCESS']);
     expect(Number(await usdcBalance(user.evm))).toBeCloseTo(4, 6);
     const record = await search.request('GET', `/api/payment/transaction/${digest}`);

@@ -45,7 +45,9 @@ export async function startFakeBackend(): Promise<FakeBackend> {
       });
       setTimeout(() => {
         response.writeHead(status, { 'content-type': 'application/json' });
-        response.end(JSON.stringify(status < 300 ? { success: true } : { error: `scripted ${status}`, code }));
+        response.end(
+          JSON.stringify(status < 300 ? { success: true } : { error: `scripted ${status}`, code }),
+        );
       }, delayMs);
     });
   });

@@ -119,7 +119,9 @@ export async function startProviderSandbox(options: ProviderSandboxOptions = {})
       return payload;
     }
     void reply.code(fault.status);
-    return JSON.stringify(new ProviderApiError(fault.status, `Sandbox fault after handling the request`).toBody());
+    return JSON.stringify(
+      new ProviderApiError(fault.status, `Sandbox fault after handling the request`).toBody(),
+    );
   });
 
   app.setErrorHandler((error, request, reply) => {

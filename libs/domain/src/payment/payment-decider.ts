@@ -139,7 +139,12 @@ export const paymentDecider: Decider<PaymentCommand, PaymentEvent, PaymentState>
       case 'PaymentConfirmationForwardFailed':
         return { ...state, failureReason: event.data.reason };
       case 'PaymentConfirmationRefused':
-        return { ...state, status: 'FAILED', failureCode: 'DEPOSIT_REFUSED', failureReason: event.data.reason };
+        return {
+          ...state,
+          status: 'FAILED',
+          failureCode: 'DEPOSIT_REFUSED',
+          failureReason: event.data.reason,
+        };
     }
   },
 };

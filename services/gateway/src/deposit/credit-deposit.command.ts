@@ -116,7 +116,10 @@ export class CreditDepositHandler implements ICommandHandler<CreditDepositComman
     };
   }
 
-  private async outcomeOf(txDigest: string, attempt: number): Promise<{ state: DepositState; version: number }> {
+  private async outcomeOf(
+    txDigest: string,
+    attempt: number,
+  ): Promise<{ state: DepositState; version: number }> {
     const deadline = Date.now() + OUTCOME_WAIT_MS;
     for (;;) {
       const current = await this.runner.state(depositDecider, 'deposit', txDigest);

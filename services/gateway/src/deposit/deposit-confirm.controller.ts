@@ -65,9 +65,14 @@ export class DepositConfirmController {
       {
         status: 500,
         code: 'INTERNAL_ERROR',
-        description: 'Faucet failed: <detail>, the provider refused the funding (the transaction stays retryable)',
+        description:
+          'Faucet failed: <detail>, the provider refused the funding (the transaction stays retryable)',
       },
-      { status: 502, code: 'UPSTREAM_ERROR', description: "the chain could not be reached for the coin's decimals" },
+      {
+        status: 502,
+        code: 'UPSTREAM_ERROR',
+        description: "the chain could not be reached for the coin's decimals",
+      },
       {
         status: 503,
         code: 'SERVICE_UNAVAILABLE',

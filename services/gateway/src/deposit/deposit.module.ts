@@ -9,7 +9,13 @@ import { DepositVerifyController } from './deposit-verify.controller';
 
 @Module({
   controllers: [DepositConfirmController, DepositVerifyController],
-  providers: [CreditDepositHandler, CoinDecimals, DepositCrediting, DepositCreditingReaction, DepositReconciler],
+  providers: [
+    CreditDepositHandler,
+    CoinDecimals,
+    DepositCrediting,
+    DepositCreditingReaction,
+    DepositReconciler,
+  ],
   exports: [DepositCreditingReaction, DepositReconciler],
 })
 export class DepositModule {}

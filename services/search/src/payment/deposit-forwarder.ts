@@ -113,6 +113,12 @@ export class DepositForwarder {
       }
       if (attempt < this.attempts) await sleep(this.baseDelayMs * 2 ** (attempt - 1));
     }
-    return { acknowledged: false, refused: false, reason: reason.slice(0, 500), backendStatus, attempts: attempt };
+    return {
+      acknowledged: false,
+      refused: false,
+      reason: reason.slice(0, 500),
+      backendStatus,
+      attempts: attempt,
+    };
   }
 }

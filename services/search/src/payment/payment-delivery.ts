@@ -24,7 +24,10 @@ export class PaymentDelivery {
 
   async deliver(txHash: string, state: PaymentState): Promise<PaymentState> {
     if (!this.settings.enabled || !awaitsConfirmation(state)) return state;
-    const delivery = await this.forwarder.forward(depositConfirmation(txHash, state), this.settings.webhookSecret);
+    const delivery = await this.forwarder.forward(
+      depositConfirmation(txHash, state),
+      this.settings.webhookSecret,
+    );
     const { state: next } = await this.executor.execute(
       paymentDecider,
       'payment',

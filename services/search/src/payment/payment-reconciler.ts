@@ -66,7 +66,10 @@ export class PaymentReconciler implements OnApplicationBootstrap, BeforeApplicat
         .execute();
       for (const { tx_hash: txHash } of stale) {
         await this.deliver(txHash).catch((error: unknown) => {
-          this.logger.warn({ err: error, txHash }, 'payment confirmation still undelivered; retrying next round');
+          this.logger.warn(
+            { err: error, txHash },
+            'payment confirmation still undelivered; retrying next round',
+          );
         });
       }
     } catch (error) {

@@ -45,7 +45,12 @@ function foldPayment(row: PaymentRow | undefined, recorded: RecordedEvent): Paym
     case 'PaymentConfirmationForwardFailed':
       return { ...next, failure_reason: event.data.reason };
     case 'PaymentConfirmationRefused':
-      return { ...next, status: 'FAILED', failure_code: 'DEPOSIT_REFUSED', failure_reason: event.data.reason };
+      return {
+        ...next,
+        status: 'FAILED',
+        failure_code: 'DEPOSIT_REFUSED',
+        failure_reason: event.data.reason,
+      };
   }
 }
 
