@@ -25,7 +25,7 @@ import { depositSecret, figures, Shopper, Stack, TestClient, writeFigures } from
  * exactly once if and only if it is a valid payment by its claimant's wallet, and no record is
  * left PENDING. `DEPOSIT_PROPERTY_RUNS` runs more scenarios, `DEPOSIT_PROPERTY_SEED` replays one.
  */
-const runs = Number(process.env.DEPOSIT_PROPERTY_RUNS ?? 20);
+const runs = Number(process.env.DEPOSIT_PROPERTY_RUNS ?? 12);
 const seed = process.env.DEPOSIT_PROPERTY_SEED
   ? Number(process.env.DEPOSIT_PROPERTY_SEED)
   : Date.now() % 2 ** 31;

@@ -59,7 +59,7 @@ export const depositAlreadyCredited = () =>
   new DomainError('conflict', 'DEPOSIT_ALREADY_CREDITED', DEPOSIT_ALREADY_PROCESSED);
 
 export const depositInProgress = () =>
-  new DomainError('conflict', 'DEPOSIT_IN_PROGRESS', 'Deposit is being processed; it will be credited');
+  new DomainError('conflict', 'DEPOSIT_IN_PROGRESS', DEPOSIT_ALREADY_PROCESSED);
 
 /**
  * The provider idempotency key of a deposit's funding call: one per digest for its whole life,
