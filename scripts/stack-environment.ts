@@ -11,6 +11,9 @@ import { Ed25519Keypair } from '@mysten/sui/keypairs/ed25519';
  */
 export type Env = Record<string, string | undefined>;
 
+/** Makes one generated value; `known` holds the values decided before it (an id another derives from). */
+export type SecretMaker = (known: Env) => string;
+
 /** A port of one process: the operator's variable, its default, and the name the process reads. */
 interface PortSetting {
   variable: string;
@@ -39,7 +42,7 @@ export interface StandIn {
   /** The real system's address as the summary shows it. */
   realUrl(env: Env): string;
   /** Identities and secrets shared by the stand-in and the services; generated once, kept in .env.local. */
-  secrets: Readonly<Record<string, () => string>>;
+  secrets: Readonly<Record<string, SecretMaker>>;
   /** What the services need to use the stand-in at `url`. */
   clientEnv(url: string): Env;
   /** The stand-in's own variables, given the stack (below the operator's values, like everything else). */
@@ -63,7 +66,7 @@ const objectId = () => `0x${randomBytes(32).toString('hex')}`;
 const local = (port: number) => `http://127.0.0.1:${port}`;
 
 /** The stack's own keys, which no external system shares: always generated unless the operator sets them. */
-export const STACK_SECRETS: Readonly<Record<string, () => string>> = {
+export const STACK_SECRETS: Readonly<Record<string, SecretMaker>> = {
   WALLET_ENCRYPTION_KEY: () => randomBytes(32).toString('hex'),
   DEPOSIT_WEBHOOK_SECRET: () => randomBytes(24).toString('hex'),
 };
@@ -123,7 +126,8 @@ export const STAND_INS: readonly StandIn[] = [
       CHAIN_PAYMENT_PACKAGE_ID: objectId,
       CHAIN_MERCHANT_ADDRESS: () => Ed25519Keypair.generate().toSuiAddress(),
       CHAIN_RELAYER_PRIVATE_KEY: () => Ed25519Keypair.generate().getSecretKey(),
-      CHAIN_USDC_COIN_TYPE: () => `${objectId()}::usdc::USDC`,
+      // The stand-in knows the metadata (6 decimals) of its payment package's USDC.
+      CHAIN_COIN_TYPE: (known) => `${known.CHAIN_PAYMENT_PACKAGE_ID}::usdc::USDC`,
     },
     clientEnv: (url) => ({
       CHAIN_RPC_URL: url,
@@ -179,8 +183,6 @@ export const SERVICES: readonly Service[] = [
     describe: (url) => `${url} (search and payment service)`,
     defaults: ({ gatewayUrl, base }) => ({
       BACKEND_URL: gatewayUrl,
-      // Deposits are verified in the coin the gateway accepts.
-      CHAIN_COIN_TYPE: base.CHAIN_USDC_COIN_TYPE,
     }),
   },
   {
@@ -234,10 +236,10 @@ export function standInsToRun(operator: Env): StandIn[] {
 }
 
 /** The generated secrets this run uses: the stack's and its stand-ins', less what the operator set. */
-export function secretsToGenerate(operator: Env): Record<string, () => string> {
+export function secretsToGenerate(operator: Env): Record<string, SecretMaker> {
   const wanted = Object.assign({}, STACK_SECRETS, ...standInsToRun(operator).map((s) => s.secrets)) as Record<
     string,
-    () => string
+    SecretMaker
   >;
   return Object.fromEntries(Object.entries(wanted).filter(([name]) => !isSet(operator, name)));
 }

@@ -8,6 +8,7 @@ import {
   describeExternals,
   secretsToGenerate,
   type Env,
+  type SecretMaker,
   type StackProcess,
 } from './stack-environment';
 
@@ -25,7 +26,7 @@ const localFile = resolve(root, '.env.local');
  * .env.local (ignored by git), so a restart can still decrypt the wallet keys it stored and verify
  * the stand-in's webhooks. Values of other runs stay in the file, unused.
  */
-function localSecrets(wanted: Record<string, () => string>): Env {
+function localSecrets(wanted: Record<string, SecretMaker>, operator: Env): Env {
   const saved: Env = existsSync(localFile)
     ? Object.fromEntries(
         readFileSync(localFile, 'utf8')
@@ -36,7 +37,7 @@ function localSecrets(wanted: Record<string, () => string>): Env {
     : {};
   const missing = Object.entries(wanted).filter(([name]) => !saved[name]);
   if (missing.length === 0) return saved;
-  for (const [name, make] of missing) saved[name] = make();
+  for (const [name, make] of missing) saved[name] = make({ ...saved, ...operator });
   writeFileSync(
     localFile,
     Object.entries(saved)
@@ -48,7 +49,7 @@ function localSecrets(wanted: Record<string, () => string>): Env {
 }
 
 const operator: Env = process.env;
-const stack = composeStack(operator, localSecrets(secretsToGenerate(operator)));
+const stack = composeStack(operator, localSecrets(secretsToGenerate(operator), operator));
 
 const children: ChildProcess[] = [];
 

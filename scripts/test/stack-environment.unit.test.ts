@@ -11,7 +11,7 @@ const localSecrets: Env = {
   CHAIN_PAYMENT_PACKAGE_ID: `0x${'3'.repeat(64)}`,
   CHAIN_MERCHANT_ADDRESS: `0x${'4'.repeat(64)}`,
   CHAIN_RELAYER_PRIVATE_KEY: 'suiprivkey1local',
-  CHAIN_USDC_COIN_TYPE: `0x${'5'.repeat(64)}::usdc::USDC`,
+  CHAIN_COIN_TYPE: `0x${'5'.repeat(64)}::usdc::USDC`,
 };
 
 const envOf = (operator: Env, name: string) => {
@@ -45,7 +45,7 @@ describe('composeStack', () => {
     expect(envOf({}, 'search')).toMatchObject({
       PORT: '3001',
       BACKEND_URL: 'http://127.0.0.1:3000',
-      CHAIN_COIN_TYPE: localSecrets.CHAIN_USDC_COIN_TYPE,
+      CHAIN_COIN_TYPE: localSecrets.CHAIN_COIN_TYPE,
       CHAIN_NETWORK: 'localnet',
       CHAIN_MERCHANT_ADDRESS: localSecrets.CHAIN_MERCHANT_ADDRESS,
       APIFY_API_BASE_URL: 'http://127.0.0.1:4020',
@@ -146,7 +146,6 @@ describe('composeStack', () => {
         'CHAIN_PAYMENT_PACKAGE_ID',
         'CHAIN_MERCHANT_ADDRESS',
         'CHAIN_RELAYER_PRIVATE_KEY',
-        'CHAIN_USDC_COIN_TYPE',
         'CHAIN_COIN_TYPE',
         'CHAIN_NETWORK',
       ])
@@ -171,6 +170,12 @@ describe('composeStack', () => {
     expect(started(operator)).not.toContain('apify');
     expect(envOf(operator, 'search')).toMatchObject({ APIFY_API_TOKEN: 'apify_live' });
     expect(envOf(operator, 'search')).not.toHaveProperty('APIFY_API_BASE_URL');
+  });
+
+  it("accepts the Sui stand-in's own USDC for deposits, derived from its payment package", () => {
+    const make = secretsToGenerate({}).CHAIN_COIN_TYPE!;
+    expect(make({ CHAIN_PAYMENT_PACKAGE_ID: `0x${'6'.repeat(64)}` })).toBe(`0x${'6'.repeat(64)}::usdc::USDC`);
+    expect(envOf({}, 'gateway').CHAIN_COIN_TYPE).toBe(localSecrets.CHAIN_COIN_TYPE);
   });
 
   it('gives each service its own metrics port, which the operator can set', () => {

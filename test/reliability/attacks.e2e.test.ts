@@ -40,7 +40,7 @@ beforeAll(async () => {
     vars: {
       CHAIN_RPC_URL: sui.url,
       CHAIN_PAYMENT_PACKAGE_ID: sui.paymentPackageId,
-      CHAIN_USDC_COIN_TYPE: `${sui.paymentPackageId}::usdc::USDC`,
+      CHAIN_COIN_TYPE: `${sui.paymentPackageId}::usdc::USDC`,
     },
   });
   // The victim signs in with a provider token, so forged tokens can claim its real subject.

@@ -45,7 +45,7 @@ beforeAll(async () => {
     vars: {
       CHAIN_RPC_URL: sui.url,
       CHAIN_PAYMENT_PACKAGE_ID: sui.paymentPackageId,
-      CHAIN_USDC_COIN_TYPE: USDC,
+      CHAIN_COIN_TYPE: USDC,
     },
   });
   second = await stack.startGateway();

@@ -48,7 +48,7 @@ beforeAll(async () => {
     vars: {
       CHAIN_RPC_URL: sui.url,
       CHAIN_PAYMENT_PACKAGE_ID: sui.paymentPackageId,
-      CHAIN_USDC_COIN_TYPE: `${sui.paymentPackageId}::usdc::USDC`,
+      CHAIN_COIN_TYPE: `${sui.paymentPackageId}::usdc::USDC`,
     },
   });
   shopper = await stack.shopper({ funds: '100' });

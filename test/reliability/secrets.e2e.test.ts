@@ -51,7 +51,7 @@ beforeAll(async () => {
       CHAIN_CART_REGISTRY_ID: sui.registryId,
       CHAIN_RELAYER_PRIVATE_KEY: sui.relayer.secretKey!,
       CHAIN_PAYMENT_PACKAGE_ID: sui.paymentPackageId,
-      CHAIN_USDC_COIN_TYPE: USDC,
+      CHAIN_COIN_TYPE: USDC,
       INDEXER_POLL_INTERVAL_MS: '100',
     },
   });

@@ -14,7 +14,7 @@ const valid = {
   CHAIN_CONTRACT_ADDRESS: '0xABC',
   CHAIN_CART_REGISTRY_ID: `0x${'d'.repeat(64)}`,
   CHAIN_RELAYER_PRIVATE_KEY: key,
-  CHAIN_USDC_COIN_TYPE: '0xa1ec7fc00a6f40db9693ad1415d0c193ad3906494428cf252621037bd7117e29::usdc::USDC',
+  CHAIN_COIN_TYPE: '0xa1ec7fc00a6f40db9693ad1415d0c193ad3906494428cf252621037bd7117e29::usdc::USDC',
   CHAIN_PAYMENT_PACKAGE_ID: '0x7',
 };
 
@@ -35,7 +35,7 @@ describe('chain configuration fields (@shop/config)', () => {
           CHAIN_NETWORK: 'moonnet',
           CHAIN_CONTRACT_ADDRESS: 'abc',
           CHAIN_RELAYER_PRIVATE_KEY: 'suiprivkey1notreally',
-          CHAIN_USDC_COIN_TYPE: 'USDC',
+          CHAIN_COIN_TYPE: 'USDC',
         });
       } catch (e) {
         return e as Error & { problems: string[] };
@@ -43,10 +43,10 @@ describe('chain configuration fields (@shop/config)', () => {
       throw new Error('expected a ConfigError');
     })();
     expect(error.problems.map((p) => p.split(':')[0]).sort()).toEqual([
+      'CHAIN_COIN_TYPE',
       'CHAIN_CONTRACT_ADDRESS',
       'CHAIN_NETWORK',
       'CHAIN_RELAYER_PRIVATE_KEY',
-      'CHAIN_USDC_COIN_TYPE',
     ]);
     expect(error.message).not.toContain('suiprivkey1notreally');
   });

@@ -43,7 +43,6 @@ describe('getTransaction and payment receipts against the Sui stand-in', () => {
         nonce: 'n-42',
         amount: 2_500_000n,
         receiver,
-        payer,
         coinType: USDC,
       },
     ]);

@@ -27,6 +27,12 @@ export const suiCoinType = z
     return `${normalizeHex(address)}::${module}::${name}`;
   });
 
+/**
+ * How often the reconcilers drive open deposits and payments to a final state, and how long one
+ * has to stay open before they touch it (so they do not race the request still handling it).
+ */
+export const reconcileIntervalMs = z.coerce.number().int().min(100).max(3_600_000).default(30_000);
+
 export const chainNetwork = z.enum(['mainnet', 'testnet', 'devnet', 'localnet']);
 
 /**
@@ -67,8 +73,8 @@ export const chainEnvFields = {
   /** The shared CartRegistry object. */
   CHAIN_CART_REGISTRY_ID: suiAddress,
   CHAIN_RELAYER_PRIVATE_KEY: relayerPrivateKey,
-  /** The USDC coin type deposits must be paid in. */
-  CHAIN_USDC_COIN_TYPE: suiCoinType,
+  /** The one coin deposits are paid in (USDC), for every service that verifies or credits them. */
+  CHAIN_COIN_TYPE: suiCoinType,
   /** Package whose payment::PaymentReceipt events deposits are verified against. */
   CHAIN_PAYMENT_PACKAGE_ID: suiAddress,
 };

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { assistantEnv } from '@shop/assistant';
 import { memwalEnv } from '@shop/memory';
 import { hex32Bytes, port, sqlIdentifier, url } from './env-types';
-import { relayerPrivateKey, suiAddress, suiCoinType } from './chain-config';
+import { reconcileIntervalMs, relayerPrivateKey, suiAddress, suiCoinType } from './chain-config';
 import { indexerFields } from './chain-indexer-config';
 import { sharedEnv } from './shared-config';
 
@@ -46,7 +46,9 @@ export const gatewayEnv = sharedEnv
     PROVIDER_WEBHOOK_SECRET: z.string().optional(),
     PROVIDER_CHAIN: z.string().min(1).default('base-sepolia'),
     DEPOSIT_WEBHOOK_SECRET: z.string().min(16).optional(),
-    CHAIN_USDC_COIN_TYPE: suiCoinType.optional(),
+    /** The accepted deposit coin; unset, the deposit routes answer 503. Shared with the search service. */
+    CHAIN_COIN_TYPE: suiCoinType.optional(),
+    RECONCILE_INTERVAL_MS: reconcileIntervalMs,
     DEV_JWT_SECRET: z.string().min(32).optional(),
     READ_YOUR_WRITES_TIMEOUT_MS: z.coerce.number().int().min(0).max(10_000).default(1000),
     /** Longest wait of a request for the writes its consistency token names (writes answered before readable). */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { chainNetwork, suiAddress, suiCoinType } from './chain-config';
+import { chainNetwork, reconcileIntervalMs, suiAddress, suiCoinType } from './chain-config';
 import { port, sqlIdentifier, url } from './env-types';
 import { sharedEnv } from './shared-config';
 
@@ -42,8 +42,12 @@ export const searchEnv = sharedEnv
       .regex(/^[1-9][0-9]*$/, 'must be a positive whole number of MIST')
       .default('1000000000')
       .transform((value) => BigInt(value)),
-    /** Normalized (full-length package address), so it compares equal to what the chain reports. */
-    CHAIN_COIN_TYPE: suiCoinType.prefault('0x2::sui::SUI'),
+    /**
+     * The accepted coin, the same variable the gateway credits by; unset, verification is disabled
+     * rather than accepting any coin. Normalized, so it compares equal to what the chain reports.
+     */
+    CHAIN_COIN_TYPE: suiCoinType.optional(),
+    RECONCILE_INTERVAL_MS: reconcileIntervalMs,
     APIFY_API_TOKEN: z.string().min(1).optional(),
     APIFY_API_BASE_URL: url.optional(),
     APIFY_ACTOR_ID: z.string().min(1).default('apify/e-commerce-scraping-tool'),

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DepositEvent } from '@shop/contracts';
 import { fold } from '../src/decider';
-import { ClaimDeposit, depositDecider, STALE_CLAIM_MS } from '../src/deposit/deposit-decider';
+import { ClaimDeposit, depositDecider } from '../src/deposit/deposit-decider';
 import { DomainError } from '../src/domain-error';
 
 const user = '11111111-1111-4111-8111-111111111111';
@@ -27,7 +27,7 @@ const code = (fn: () => unknown) => {
     fn();
     return 'accepted';
   } catch (error) {
-    return (error as DomainError).message;
+    return (error as DomainError).code;
   }
 };
 
@@ -36,17 +36,18 @@ describe('deposit decider', () => {
     expect(depositDecider.decide(claim(), given())).toEqual([claimed(1)]);
   });
 
-  it('refuses a second claim while the first is in flight, and any claim once credited', () => {
-    expect(code(() => depositDecider.decide(claim(t0 + 1000), given(claimed())))).toBe(
-      'Deposit already processed',
+  it('tells a claim in flight (however old) from a credited one', () => {
+    expect(code(() => depositDecider.decide(claim(t0 + 1000), given(claimed())))).toBe('DEPOSIT_IN_PROGRESS');
+    expect(code(() => depositDecider.decide(claim(t0 + 3_600_000), given(claimed())))).toBe(
+      'DEPOSIT_IN_PROGRESS',
     );
     const credited: DepositEvent = {
       type: 'DepositCredited',
       data: { attempt: 1, usdmxAmount: '2.5', evmAddress: `0x${'b'.repeat(40)}` },
     };
-    expect(
-      code(() => depositDecider.decide(claim(t0 + STALE_CLAIM_MS * 10), given(claimed(), credited))),
-    ).toBe('Deposit already processed');
+    expect(code(() => depositDecider.decide(claim(t0 + 5000), given(claimed(), credited)))).toBe(
+      'DEPOSIT_ALREADY_CREDITED',
+    );
   });
 
   it('leaves a failed credit retryable as a new attempt', () => {
@@ -55,9 +56,15 @@ describe('deposit decider', () => {
     expect(retry).toMatchObject({ type: 'DepositClaimed', data: { attempt: 2 } });
   });
 
-  it('resumes a stale claim under the same attempt, so the funding call repeats idempotently', () => {
-    const [resumed] = depositDecider.decide(claim(t0 + STALE_CLAIM_MS + 1), given(claimed()));
-    expect(resumed).toMatchObject({ type: 'DepositClaimed', data: { attempt: 1 } });
+  it('records a success of any attempt once, even after a failure: every attempt funds under one key', () => {
+    const failed: DepositEvent = { type: 'DepositCreditFailed', data: { attempt: 1, reason: 'x' } };
+    const credit = { type: 'RecordDepositCredit' as const, attempt: 1, usdmxAmount: '2.5', evmAddress: 'x' };
+    expect(depositDecider.decide(credit, given(claimed(), failed))).toHaveLength(1);
+    const credited: DepositEvent = {
+      type: 'DepositCredited',
+      data: { attempt: 1, usdmxAmount: '2.5', evmAddress: 'x' },
+    };
+    expect(depositDecider.decide(credit, given(claimed(), credited))).toEqual([]);
   });
 
   it("refuses another user's claim on a digest", () => {
@@ -69,10 +76,10 @@ describe('deposit decider', () => {
           given(claimed(), failed),
         ),
       ),
-    ).toBe('Deposit already processed');
+    ).toBe('CONFLICT');
   });
 
-  it('records the outcome of the current attempt only', () => {
+  it('records the failure of the current attempt only', () => {
     const state = given(claimed());
     expect(
       depositDecider.decide(
@@ -80,12 +87,9 @@ describe('deposit decider', () => {
         state,
       ),
     ).toHaveLength(1);
-    expect(
-      depositDecider.decide(
-        { type: 'RecordDepositCredit', attempt: 2, usdmxAmount: '2.5', evmAddress: 'x' },
-        state,
-      ),
-    ).toEqual([]);
+    expect(depositDecider.decide({ type: 'RecordDepositFailure', attempt: 2, reason: 'x' }, state)).toEqual(
+      [],
+    );
     expect(
       depositDecider.decide({ type: 'RecordDepositFailure', attempt: 1, reason: 'x' }, state),
     ).toHaveLength(1);

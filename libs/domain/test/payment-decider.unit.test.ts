@@ -164,6 +164,33 @@ describe('payment decider: verification', () => {
 });
 
 describe('payment decider: confirmation delivery', () => {
+  it('releases a digest the backend refused for its claimant, and lets another user claim it without the chain', () => {
+    const refused = paymentDecider.decide(
+      deliver({
+        acknowledged: false,
+        refused: true,
+        reason: 'not your wallet',
+        backendStatus: 400,
+        attempts: 1,
+      }),
+      given(started, verified),
+    );
+    expect(refused).toEqual([
+      { type: 'PaymentConfirmationRefused', data: { reason: 'not your wallet', backendStatus: 400 } },
+    ]);
+    const released = given(started, verified, ...refused);
+    expect(released).toMatchObject({ status: 'FAILED', failureCode: 'DEPOSIT_REFUSED' });
+    const reclaimed = paymentDecider.decide(verify(undefined, otherUser), released);
+    expect(reclaimed).toEqual([{ ...started, data: { ...started.data, userId: otherUser } }, verified]);
+    expect(given(started, verified, ...refused, ...reclaimed)).toMatchObject({
+      status: 'PENDING',
+      userId: otherUser,
+      failureCode: null,
+      amount: '1500',
+      payer,
+    });
+  });
+
   it('moves a verified payment to SUCCESS only on an acknowledgement', () => {
     const events = paymentDecider.decide(
       deliver({ acknowledged: true, backendStatus: 200, attempts: 1 }),
@@ -175,7 +202,13 @@ describe('payment decider: confirmation delivery', () => {
 
   it('keeps a payment PENDING with the reason when the backend could not be reached, then succeeds later', () => {
     const failed = paymentDecider.decide(
-      deliver({ acknowledged: false, reason: 'backend answered 503', backendStatus: 503, attempts: 4 }),
+      deliver({
+        acknowledged: false,
+        refused: false,
+        reason: 'backend answered 503',
+        backendStatus: 503,
+        attempts: 4,
+      }),
       given(started, verified),
     );
     expect(failed).toEqual([

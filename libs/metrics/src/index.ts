@@ -13,3 +13,4 @@ export * from './nest/observability-wiring';
 export * from './nest/probes.controller';
 export * from './nest/observability.module';
 export * from './nest/metrics-endpoint';
+export * from './open-work';

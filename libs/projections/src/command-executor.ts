@@ -51,9 +51,9 @@ export class CommandExecutor {
       actor: options.actor,
     });
     if (outcome.version > 0) {
-      const readers = this.readersOf(aggregate);
       const appendedAt = performance.now();
-      const readable = await this.tracker.waitFor(readers, outcome.version, this.readYourWritesTimeoutMs);
+      const readable = await this.waitReadable(aggregate, outcome.version);
+      const readers = this.readersOf(aggregate);
       if (outcome.appended && readers.length > 0) {
         const seconds = (performance.now() - appendedAt) / 1000;
         const sequence = outcome.version;
@@ -72,6 +72,14 @@ export class CommandExecutor {
       this.tracker.waitFor(this.readersOf(aggregate), sequence, timeoutMs),
     );
     return (await Promise.all(waits)).every(Boolean);
+  }
+
+  /**
+   * Waits (bounded, like a command) until the read models of `aggregate` have applied `version`:
+   * for an answer built from a write another process made, so the client's next read sees it.
+   */
+  waitReadable(aggregate: AggregateName, version: number): Promise<boolean> {
+    return this.tracker.waitFor(this.readersOf(aggregate), version, this.readYourWritesTimeoutMs);
   }
 
   private readersOf(aggregate: AggregateName): string[] {

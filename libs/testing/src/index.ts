@@ -4,3 +4,4 @@ export * from './private-process';
 export * from './private-nats';
 export * from './private-redis';
 export * from './private-postgres';
+export * from './fault-proxy';

@@ -8,22 +8,24 @@ import type { Logger } from '@shop/observability';
 import { PostgresReactionParking, ReactionRunner } from '@shop/reactions';
 import type { ReactionParking } from '@shop/reactions';
 import { CONFIG, DATABASE, EVENT_STORE, LOGGER } from './infrastructure/tokens';
-
-const REACTION_PARKING = Symbol('REACTION_PARKING');
-import { ChainEventsReaction } from './onchain/chain-events.reaction';
 import { CartModule } from './cart/cart.module';
+import { DepositCreditingReaction } from './deposit/deposit-crediting.reaction';
+import { DepositModule } from './deposit/deposit.module';
+import { ChainEventsReaction } from './onchain/chain-events.reaction';
 import { OnChainCheckoutReaction } from './onchain/onchain-checkout.reaction';
 import { OnChainRemovalReaction } from './onchain/onchain-removal.reaction';
 import { OrderCartReaction } from './webhooks/order-cart.reaction';
 import { ProviderWebhookReaction } from './webhooks/provider-webhook.reaction';
 import { WalletProvisioningReaction } from './wallet/wallet-provisioning.reaction';
 
+const REACTION_PARKING = Symbol('REACTION_PARKING');
+
 /**
  * Process managers hosted by the gateway. Every instance runs each of them, one active at a
  * time per reaction (the others stand by), so each subject's events are handled in order.
  */
 @Module({
-  imports: [CartModule],
+  imports: [CartModule, DepositModule],
   providers: [
     WalletProvisioningReaction,
     ProviderWebhookReaction,
@@ -57,9 +59,11 @@ export class ReactionsModule implements OnApplicationBootstrap, BeforeApplicatio
     chainEvents: ChainEventsReaction,
     onChainCheckout: OnChainCheckoutReaction,
     onChainRemoval: OnChainRemovalReaction,
+    depositCrediting: DepositCreditingReaction,
   ) {
     const reactions = [
       walletProvisioning,
+      depositCrediting,
       providerWebhooks,
       orderCart,
       ...(config.CHAIN_CONTRACT_ADDRESS ? [chainEvents] : []),

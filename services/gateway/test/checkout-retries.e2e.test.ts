@@ -174,7 +174,7 @@ function injectFault(fault: ProviderFault): void {
   const provider = stack.provider;
   if (fault === 'refused') provider.failNext('orders.create', { status: 400 });
   if (fault === 'unavailable') provider.failNext('orders.create', { status: 503, times: 10 });
-  if (fault === 'after') provider.failNext('orders.create', { mode: 'after', status: 502, times: 10 });
+  if (fault === 'after') provider.failNext('orders.create', { mode: 'error-after', status: 502, times: 10 });
   if (fault === 'hang') provider.failNext('orders.create', { mode: 'hang' });
   if (fault === 'late')
     provider.failNext('orders.create', { mode: 'late', delayMs: providerTimeoutMs + 300 });

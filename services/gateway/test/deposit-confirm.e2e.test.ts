@@ -3,8 +3,12 @@ import { Ed25519Keypair } from '@mysten/sui/keypairs/ed25519';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig, searchEnv } from '@shop/config';
 import { createLogger } from '@shop/observability';
+import { systemActor } from '@shop/contracts';
+import { depositDecider } from '@shop/domain';
+import { DeciderRunner } from '@shop/eventstore';
 import { ProviderClient } from '@shop/provider';
 import { startSuiSandbox, SuiSandbox } from '@shop/sandbox-sui';
+import { FaultProxy, startFaultProxy } from '@shop/testing';
 import { startSearchService } from '../../search/src/bootstrap';
 import { eventually, startTestStack, TestClient, TestStack } from './stack';
 
@@ -15,11 +19,20 @@ let stack: TestStack;
 let sui: SuiSandbox;
 let searchUrl: string;
 let closeSearch: () => Promise<void>;
+/** Between the search service and the gateway, for faults on that hop. */
+let hop: FaultProxy;
 const merchant = Ed25519Keypair.generate().toSuiAddress();
 
 beforeAll(async () => {
-  stack = await startTestStack('deposit', { DEPOSIT_WEBHOOK_SECRET: secret, CHAIN_USDC_COIN_TYPE: USDC });
   sui = await startSuiSandbox({ port: 0 });
+  stack = await startTestStack('deposit', {
+    DEPOSIT_WEBHOOK_SECRET: secret,
+    CHAIN_COIN_TYPE: USDC,
+    CHAIN_RPC_URL: sui.url,
+    PROVIDER_TIMEOUT_MS: '2000',
+    RECONCILE_INTERVAL_MS: '500',
+  });
+  hop = await startFaultProxy(stack.url);
   const config = loadConfig(searchEnv, {
     ...process.env,
     ...stack.env.env,
@@ -31,7 +44,8 @@ beforeAll(async () => {
     CHAIN_COIN_TYPE: USDC,
     CHAIN_PAYMENT_AMOUNT_MIST: '1000000',
     DEPOSIT_WEBHOOK_SECRET: secret,
-    BACKEND_URL: stack.url,
+    BACKEND_URL: hop.url,
+    RECONCILE_INTERVAL_MS: '500',
   });
   const search = await startSearchService(config, createLogger('search', 'silent'), { rpcGracePeriodMs: 0 });
   searchUrl = search.url;
@@ -39,6 +53,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await closeSearch?.();
+  await hop?.close();
   await sui?.close();
   await stack?.stop();
 });
@@ -119,7 +134,11 @@ describe('deposit: search service verification -> gateway confirmation', () => {
       network: 'testnet',
       currency: USDC,
     });
-    expect([again.status, again.json.error]).toEqual([409, 'Deposit already processed']);
+    expect([again.status, again.json.error, again.json.code]).toEqual([
+      409,
+      'Deposit already processed',
+      'DEPOSIT_ALREADY_CREDITED',
+    ]);
     expect(Number(await usdcBalance(user.evm))).toBeCloseTo(before + 2.5, 6);
   });
 
@@ -190,7 +209,7 @@ describe('deposit: search service verification -> gateway confirmation', () => {
     expect(Number(await usdcBalance(user.evm))).toBeCloseTo(before + 3, 6);
   });
 
-  it('answers a funding failure with 500 "Faucet failed" and leaves the digest retryable', async () => {
+  it('answers a funding the provider refuses with 500 "Faucet failed" and leaves the digest retryable', async () => {
     const user = await userWithWallets();
     const body = {
       amount: '1500000',
@@ -198,7 +217,7 @@ describe('deposit: search service verification -> gateway confirmation', () => {
       network: 'testnet',
       currency: USDC,
     };
-    stack.provider.failNext('wallets.fund', { times: 10, status: 500 });
+    stack.provider.failNext('wallets.fund', { status: 400 });
     const failed = await confirm(user.userId, user.sui, body);
     expect(failed.status).toBe(500);
     expect(failed.json.error).toMatch(/^Faucet failed: /);
@@ -224,5 +243,183 @@ describe('deposit: search service verification -> gateway confirmation', () => {
       { 'x-webhook-secret': secret },
     );
     expect([res.status, res.json.code]).toEqual([503, 'WEBHOOK_NOT_CONFIGURED']);
+  });
+
+  it('refuses to credit without the accepted coin configured (503), whatever coin is sent', async () => {
+    const unconfigured = await stack.startGateway({ CHAIN_COIN_TYPE: '' });
+    const user = await userWithWallets();
+    const res = await new TestClient(unconfigured).request(
+      'POST',
+      `/api/deposit/${user.userId}/${user.sui}/confirm`,
+      {
+        amount: '1000000000',
+        transactionHash: 'Dig3st' + randomUUID().replace(/-/g, ''),
+        network: 'testnet',
+        currency: '0x2::sui::SUI',
+      },
+      { 'x-webhook-secret': secret },
+    );
+    expect([res.status, res.json.code]).toEqual([503, 'SERVICE_UNAVAILABLE']);
+    expect(Number(await usdcBalance(user.evm))).toBe(0);
+  });
+
+  it("converts with the decimals the chain reports for the accepted coin, not USDC's", async () => {
+    const suiGateway = await stack.startGateway({ CHAIN_COIN_TYPE: '0x2::sui::SUI' });
+    const user = await userWithWallets();
+    const res = await new TestClient(suiGateway).request(
+      'POST',
+      `/api/deposit/${user.userId}/${user.sui}/confirm`,
+      {
+        amount: '1000000000',
+        transactionHash: 'Dig3st' + randomUUID().replace(/-/g, ''),
+        network: 'testnet',
+        currency: '0x2::sui::SUI',
+      },
+      { 'x-webhook-secret': secret },
+    );
+    expect([res.status, res.json.usdmxAmount]).toEqual([200, '1']);
+    expect(Number(await usdcBalance(user.evm))).toBeCloseTo(1, 6);
+  });
+
+  it('tells "in progress" from "already credited" with distinct 409 codes', async () => {
+    const user = await userWithWallets();
+    const body = {
+      amount: '2000000',
+      transactionHash: 'Dig3st' + randomUUID().replace(/-/g, ''),
+      network: 'testnet',
+      currency: USDC,
+    };
+    stack.provider.failNext('wallets.fund', { mode: 'hang' });
+    const first = confirm(user.userId, user.sui, body);
+    await eventually(
+      () => user.client.request('GET', '/api/orders?type=deposit'),
+      (r) => r.json.total === 1,
+    );
+    const during = await confirm(user.userId, user.sui, body);
+    expect([during.status, during.json.code]).toEqual([409, 'DEPOSIT_IN_PROGRESS']);
+    await first;
+    const after = await eventually(
+      () => confirm(user.userId, user.sui, body),
+      (r) => r.status === 409 && r.json.code !== 'DEPOSIT_IN_PROGRESS',
+      20_000,
+    );
+    expect([after.status, after.json.code]).toEqual([409, 'DEPOSIT_ALREADY_CREDITED']);
+    expect(Number(await usdcBalance(user.evm))).toBeCloseTo(2, 6);
+  });
+
+  it('funds once when the provider handled the funding but its answer was lost', async () => {
+    const user = await userWithWallets();
+    const body = {
+      amount: '1500000',
+      transactionHash: 'Dig3st' + randomUUID().replace(/-/g, ''),
+      network: 'testnet',
+      currency: USDC,
+    };
+    // Funded, then no answer until the gateway's deadline: the outcome is unknown to it.
+    stack.provider.failNext('wallets.fund', { mode: 'hang-after' });
+    await confirm(user.userId, user.sui, body);
+    const settled = await eventually(
+      () => confirm(user.userId, user.sui, body),
+      (r) => r.status === 200 || r.json.code === 'DEPOSIT_ALREADY_CREDITED',
+      20_000,
+    );
+    expect([settled.status, settled.json.code]).toEqual([409, 'DEPOSIT_ALREADY_CREDITED']);
+    expect(Number(await usdcBalance(user.evm))).toBeCloseTo(1.5, 6);
+    const keys = stack.provider
+      .requests('wallets.fund')
+      .map((r) => r.idempotencyKey)
+      .filter((key) => key?.includes(body.transactionHash));
+    expect(keys.length).toBeGreaterThan(1);
+    expect(new Set(keys).size).toBe(1);
+  });
+
+  it('credits a claim whose request died before funding, with no further request', async () => {
+    const user = await userWithWallets();
+    const digest = 'Dig3st' + randomUUID().replace(/-/g, '');
+    // What the claim step appends before funding; the process that appended it is gone.
+    await new DeciderRunner(stack.store).run(
+      depositDecider,
+      'deposit',
+      digest,
+      {
+        type: 'ClaimDeposit',
+        userId: user.userId,
+        payerAddress: user.sui,
+        evmAddress: user.evm,
+        amountMist: '2000000',
+        usdcAmount: '2',
+        coinType: USDC,
+        source: 'search-service',
+        now: Date.now(),
+      },
+      { commandId: randomUUID(), correlationId: randomUUID(), actor: systemActor },
+    );
+    await eventually(
+      () => usdcBalance(user.evm),
+      (balance) => Number(balance) === 2,
+      20_000,
+    );
+    const orders = await eventually(
+      () => user.client.request('GET', '/api/orders?type=deposit'),
+      (r) => (r.json.orders as { status: string }[])[0]?.status === 'delivered',
+    );
+    expect(orders.json.total).toBe(1);
+  });
+
+  it('delivers a verified payment the gateway did not acknowledge, with no further verify', async () => {
+    const user = await userWithWallets();
+    const digest = sui.createPayment({
+      payer: user.sui,
+      receiver: merchant,
+      amountMist: 3_000_000n,
+      coinType: USDC,
+      nonce: randomUUID(),
+    });
+    hop.faultNext('refuse', 'drop', 'refuse', 'hang');
+    const verified = await new TestClient(searchUrl).request('POST', '/api/payment/verify', {
+      txHash: digest,
+      userId: user.userId,
+    });
+    expect(verified.status).toBe(502);
+    const record = await eventually(
+      () => new TestClient(searchUrl).request('GET', `/api/payment/transaction/${digest}`),
+      (r) => (r.json.data as { status: string }).status === 'SUCCESS',
+      20_000,
+    );
+    expect((record.json.data as { status: string }).status).toBe('SUCCESS');
+    expect(Number(await usdcBalance(user.evm))).toBeCloseTo(3, 6);
+  });
+
+  it("does not let a stranger's verification lock a payment for its owner, and never shows who paid", async () => {
+    const user = await userWithWallets();
+    const digest = sui.createPayment({
+      payer: user.sui,
+      receiver: merchant,
+      amountMist: 4_000_000n,
+      coinType: USDC,
+      nonce: randomUUID(),
+    });
+    const search = new TestClient(searchUrl);
+    const stranger = await search.request('POST', '/api/payment/verify', {
+      txHash: digest,
+      userId: randomUUID(),
+    });
+    expect(stranger.status).toBeGreaterThanOrEqual(400);
+    const owner = await search.request('POST', '/api/payment/verify', {
+      txHash: digest,
+      userId: user.userId,
+    });
+    expect([owner.status, (owner.json.data as { status: string }).status]).toEqual([200, 'SUCCESS']);
+    expect(Number(await usdcBalance(user.evm))).toBeCloseTo(4, 6);
+    const record = await search.request('GET', `/api/payment/transaction/${digest}`);
+    const paymentId = (owner.json.data as { paymentId: string }).paymentId;
+    const byId = await search.request('GET', `/api/payment/${paymentId}`);
+    for (const shown of [record, byId]) {
+      expect(shown.status).toBe(200);
+      expect(shown.json.data).toMatchObject({ txHash: digest, amount: '4000000', status: 'SUCCESS' });
+      expect(Object.keys(shown.json.data as object)).not.toContain('userId');
+      expect(Object.keys(shown.json.data as object)).not.toContain('payer');
+      expect(JSON.stringify(shown.json)).not.toContain(user.sui.slice(2));
+    }
   });
 });

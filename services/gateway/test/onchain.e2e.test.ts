@@ -25,7 +25,7 @@ beforeAll(async () => {
     CHAIN_CART_REGISTRY_ID: sui.registryId,
     CHAIN_RELAYER_PRIVATE_KEY: sui.relayer.secretKey!,
     CHAIN_PAYMENT_PACKAGE_ID: sui.paymentPackageId,
-    CHAIN_USDC_COIN_TYPE: USDC,
+    CHAIN_COIN_TYPE: USDC,
     PROVIDER_WEBHOOK_SECRET: webhookSecret,
     INDEXER_POLL_INTERVAL_MS: '100',
     REACTION_MAX_DELIVERIES: '2',
@@ -453,6 +453,29 @@ describe('POST /api/deposit/verify', () => {
     expect((await user.client.request('GET', '/api/orders?type=deposit')).json.total).toBe(1);
   });
 
+  it('reads only the receipt fields the spec names: no payer is fine, a receipt missing one is a 400, never a 500', async () => {
+    const user = await shopper();
+    const payer = Ed25519Keypair.generate().toSuiAddress();
+    const nonce = randomUUID();
+    const receipt = (parsedJson: Record<string, unknown>) =>
+      sui.addTransaction({
+        sender: payer,
+        call: { package: sui.paymentPackageId, module: 'payment', function: 'pay' },
+        balanceChanges: [
+          { owner: { AddressOwner: payer }, coinType: USDC, amount: '-1200000' },
+          { owner: { AddressOwner: user.sui }, coinType: USDC, amount: '1200000' },
+        ],
+        events: [{ type: `${sui.paymentPackageId}::payment::PaymentReceipt`, parsedJson }],
+      });
+    const body = { nonce, amount: '1200000', coinType: USDC };
+    const withoutPayer = receipt({ nonce, amount: '1200000', receiver: user.sui, coin_type: USDC });
+    const credited = await verify(user.client, { ...body, txDigest: withoutPayer });
+    expect([credited.status, credited.json.usdmxAmount]).toEqual([200, '1.2']);
+    const withoutAmount = receipt({ nonce, receiver: user.sui, coin_type: USDC });
+    const refused = await verify(user.client, { ...body, txDigest: withoutAmount });
+    expect([refused.status, refused.json.error]).toEqual([400, 'No PaymentReceipt event found']);
+  });
+
   it('answers Wallet not provisioned for a user without wallets', async () => {
     stack.provider.failNext('wallets.create', { times: 20, status: 503 });
     const client = new TestClient(stack.url);
@@ -472,7 +495,7 @@ describe('POST /api/deposit/verify', () => {
     expect([res.status, res.json.error]).toEqual([400, 'Wallet not provisioned']);
   }, 40_000);
 
-  it('credits once under two concurrent verifications, and leaves a failed funding retryable', async () => {
+  it('credits once under two concurrent verifications, and leaves a refused funding retryable', async () => {
     const user = await shopper();
     const payer = Ed25519Keypair.generate().toSuiAddress();
     const nonce = randomUUID();
@@ -485,7 +508,7 @@ describe('POST /api/deposit/verify', () => {
     });
     const body = { txDigest: digest, nonce, amount: '1000000', coinType: USDC };
 
-    stack.provider.failNext('wallets.fund', { times: 10, status: 500 });
+    stack.provider.failNext('wallets.fund', { status: 400 });
     const failed = await verify(user.client, body);
     expect([failed.status]).toEqual([500]);
     expect(failed.json.error).toMatch(/^Faucet failed: /);

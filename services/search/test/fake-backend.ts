@@ -14,22 +14,27 @@ export interface ReceivedRequest {
 export interface FakeBackend {
   url: string;
   received(): ReceivedRequest[];
-  /** The next calls answer these statuses, in order. */
-  answerNext(...statuses: number[]): void;
+  /** The next calls answer these statuses (with an error code when given), in order. */
+  answerNext(...answers: (number | ScriptedAnswer)[]): void;
   /** Every answer waits this long. */
   setDelay(ms: number): void;
   close(): Promise<void>;
 }
 
+export interface ScriptedAnswer {
+  status: number;
+  code: string;
+}
+
 export async function startFakeBackend(): Promise<FakeBackend> {
   const received: ReceivedRequest[] = [];
-  const scripted: number[] = [];
+  const scripted: ScriptedAnswer[] = [];
   let delayMs = 0;
   const server: Server = createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
-      const status = scripted.shift() ?? 200;
+      const { status, code } = scripted.shift() ?? { status: 200, code: '' };
       const text = Buffer.concat(chunks).toString('utf8');
       received.push({
         method: request.method ?? '',
@@ -40,7 +45,9 @@ export async function startFakeBackend(): Promise<FakeBackend> {
       });
       setTimeout(() => {
         response.writeHead(status, { 'content-type': 'application/json' });
-        response.end(JSON.stringify(status < 300 ? { success: true } : { error: `scripted ${status}` }));
+        response.end(
+          JSON.stringify(status < 300 ? { success: true } : { error: `scripted ${status}`, code }),
+        );
       }, delayMs);
     });
   });
@@ -49,7 +56,8 @@ export async function startFakeBackend(): Promise<FakeBackend> {
   return {
     url: `http://127.0.0.1:${port}`,
     received: () => [...received],
-    answerNext: (...statuses) => scripted.push(...statuses),
+    answerNext: (...answers) =>
+      scripted.push(...answers.map((a) => (typeof a === 'number' ? { status: a, code: 'SCRIPTED' } : a))),
     setDelay: (ms) => {
       delayMs = ms;
     },

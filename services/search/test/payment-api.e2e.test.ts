@@ -80,8 +80,6 @@ describe('POST /api/payment/verify', () => {
       status: 'SUCCESS',
       amount: '1500000000',
       receiver: stack.merchant,
-      payer,
-      userId,
       network: 'testnet',
       currency: SUI_FULL,
       failureCode: null,
@@ -207,13 +205,26 @@ describe('POST /api/payment/verify', () => {
     });
   });
 
-  it('takes a 409 from the backend (already credited) as the acknowledgement', async () => {
+  it('takes a 409 DEPOSIT_ALREADY_CREDITED from the backend as the acknowledgement', async () => {
     const { digest } = pay();
-    stack.backend.answerNext(409);
+    stack.backend.answerNext({ status: 409, code: 'DEPOSIT_ALREADY_CREDITED' });
     const res = await verify(digest);
     expect(res.status).toBe(200);
     expect(res.json.data).toMatchObject({ success: true, status: 'SUCCESS' });
     expect(forwardsOf(digest)).toHaveLength(1);
+  });
+
+  it('does not take a 409 DEPOSIT_IN_PROGRESS as the acknowledgement: the payment stays PENDING', async () => {
+    const { digest } = pay();
+    const userId = randomUUID();
+    const inProgress = { status: 409, code: 'DEPOSIT_IN_PROGRESS' };
+    stack.backend.answerNext(inProgress, inProgress, inProgress, inProgress);
+    const res = await verify(digest, userId);
+    expect([res.status, res.json.status]).toEqual([502, 'DEPOSIT_CONFIRMATION_FAILED']);
+    expect(res.json.data).toMatchObject({ success: false, status: 'PENDING' });
+    stack.backend.answerNext({ status: 409, code: 'DEPOSIT_ALREADY_CREDITED' });
+    const again = await verify(digest, userId);
+    expect(again.json.data).toMatchObject({ success: true, status: 'SUCCESS' });
   });
 
   it('refuses a digest already claimed by another user', async () => {

@@ -56,6 +56,7 @@ export async function startSearchStack(
     APIFY_API_BASE_URL: apify.url,
     CHAIN_RPC_URL: sui.url,
     CHAIN_MERCHANT_ADDRESS: merchant,
+    CHAIN_COIN_TYPE: '0x2::sui::SUI',
     DEPOSIT_WEBHOOK_SECRET: webhookSecret,
     BACKEND_URL: backend.url,
     ...overrides,

@@ -9,16 +9,18 @@ import { ApiClient, SearchStack, startSearchStack } from './stack';
 let missing: SearchStack;
 let rejected: SearchStack;
 let unreachable: SearchStack;
+let noCoin: SearchStack;
 
 beforeAll(async () => {
-  [missing, rejected, unreachable] = await Promise.all([
+  [missing, rejected, unreachable, noCoin] = await Promise.all([
     startSearchStack('unconfigured', { APIFY_API_TOKEN: '', CHAIN_MERCHANT_ADDRESS: '' }),
     startSearchStack('badtoken', { APIFY_API_TOKEN: 'not-the-platform-token', DEPOSIT_WEBHOOK_SECRET: '' }),
     startSearchStack('unreachable', { APIFY_API_BASE_URL: `http://127.0.0.1:${await closedPort()}` }),
+    startSearchStack('nocoin', { CHAIN_COIN_TYPE: '' }),
   ]);
 });
 afterAll(async () => {
-  await Promise.all([missing?.stop(), rejected?.stop(), unreachable?.stop()]);
+  await Promise.all([missing?.stop(), rejected?.stop(), unreachable?.stop(), noCoin?.stop()]);
 });
 
 /** A port nothing listens on: connections to it are refused at once. */
@@ -114,6 +116,7 @@ describe('payment verification without its configuration', () => {
   it.each([
     ['CHAIN_MERCHANT_ADDRESS', () => missing],
     ['DEPOSIT_WEBHOOK_SECRET', () => rejected],
+    ['CHAIN_COIN_TYPE', () => noCoin],
   ])('is disabled with 503 when %s is missing, and reads nothing from the chain', async (variable, stack) => {
     const res = await new ApiClient(stack().url).request('POST', '/api/payment/verify', {
       txHash: toBase58(randomBytes(32)),

@@ -1,6 +1,6 @@
 import { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { providerOperations } from './faults';
+import { faultModes, providerOperations } from './faults';
 import { parseOrReject } from './provider-api-error';
 import { SandboxControl } from './sandbox-control';
 import { usdcAmount } from './usdc';
@@ -15,7 +15,7 @@ const messageParams = z.object({ svixId: z.string().min(1) });
 const faultBody = z.object({
   operation: z.enum(providerOperations),
   times: z.number().int().positive().optional(),
-  mode: z.enum(['error', 'hang', 'after', 'late']).optional(),
+  mode: z.enum(faultModes).optional(),
   status: z.number().int().min(400).max(599).optional(),
   delayMs: z.number().int().min(0).max(600_000).optional(),
 });

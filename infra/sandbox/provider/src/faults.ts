@@ -12,11 +12,18 @@ export const providerOperations = [
 export type ProviderOperation = (typeof providerOperations)[number];
 
 /**
- * `error` answers with a status before acting; `hang` never answers, to exercise the caller's
- * deadline. `after` acts, then answers with the error status instead (the answer is lost);
- * `late` acts and answers only after `delayMs` (after the caller's deadline, if it has one).
+/**
+ * Before the effect: `error` answers with a status, `hang` never answers (the caller's deadline).
+ * After the effect (the request was handled, so the outcome is ambiguous to the caller):
+ * `error-after` answers with a status anyway, `hang-after` never answers, `lost` cuts the
+ * connection instead of answering, and `late` answers only after `delayMs` (after the caller's
+ * deadline, if it has one).
  */
-export type FaultMode = 'error' | 'hang' | 'after' | 'late';
+export const faultModes = ['error', 'hang', 'error-after', 'hang-after', 'lost', 'late'] as const;
+export type FaultMode = (typeof faultModes)[number];
+
+export const afterEffect = (mode: FaultMode): boolean =>
+  mode === 'error-after' || mode === 'hang-after' || mode === 'lost' || mode === 'late';
 
 export interface FaultOptions {
   times?: number;

@@ -1,7 +1,7 @@
 import { AddressInfo } from 'node:net';
 import Fastify from 'fastify';
 import { registerControlRoutes } from './control-routes';
-import { Fault, FaultInjector, ProviderOperation } from './faults';
+import { afterEffect, Fault, FaultInjector, ProviderOperation } from './faults';
 import { idempotencyKey, IdempotencyStore } from './idempotency';
 import { IdentityProvider } from './identity';
 import { registerIdentityRoutes } from './identity-routes';
@@ -64,9 +64,9 @@ export async function startProviderSandbox(options: ProviderSandboxOptions = {})
   });
   const orders = new OrderBook(wallets, (events) => sender.publish(events));
   const faults = new FaultInjector();
+  const afterEffectFaults = new WeakMap<object, Fault>();
   const requests: RecordedRequest[] = [];
   const idempotency = new IdempotencyStore();
-  const afterEffect = new WeakMap<object, Fault>();
   const created: CreatedOrder[] = [];
   const control = createSandboxControl({ identity, wallets, orders, sender, faults, requests, created });
 
@@ -84,15 +84,17 @@ export async function startProviderSandbox(options: ProviderSandboxOptions = {})
       at: new Date().toISOString(),
     });
     const fault = faults.take(operation);
+    if (fault && afterEffect(fault.mode)) {
+      afterEffectFaults.set(request, fault);
+      return;
+    }
     if (fault?.mode === 'hang') {
       // Accept the connection and go quiet until the caller gives up or the sandbox closes.
       reply.hijack();
       await new Promise((resolve) => request.raw.socket.once('close', resolve));
       return;
     }
-    if (fault?.mode === 'after' || fault?.mode === 'late') {
-      afterEffect.set(request, fault);
-    } else if (fault) {
+    if (fault) {
       return reply
         .code(fault.status)
         .send(new ProviderApiError(fault.status, `Sandbox fault in ${operation}`).toBody());
@@ -104,18 +106,27 @@ export async function startProviderSandbox(options: ProviderSandboxOptions = {})
     }
   });
 
-  // The route has acted by now: its answer is replaced by an error, or held back.
+  // The request was handled (a wallet funded, an order created); only the answer goes wrong.
   app.addHook('onSend', async (request, reply, payload) => {
-    const fault = afterEffect.get(request);
+    const fault = afterEffectFaults.get(request);
     if (!fault) return payload;
-    afterEffect.delete(request);
+    afterEffectFaults.delete(request);
+    if (fault.mode === 'lost') {
+      request.raw.socket.destroy();
+      return payload;
+    }
+    if (fault.mode === 'hang-after') {
+      await new Promise((resolve) => request.raw.socket.once('close', resolve));
+      return payload;
+    }
     if (fault.mode === 'late') {
       await new Promise((resolve) => setTimeout(resolve, fault.delayMs));
       return payload;
     }
-    reply.code(fault.status);
-    const { operation } = request.routeOptions.config;
-    return JSON.stringify(new ProviderApiError(fault.status, `Sandbox fault after ${operation}`).toBody());
+    void reply.code(fault.status);
+    return JSON.stringify(
+      new ProviderApiError(fault.status, `Sandbox fault after handling the request`).toBody(),
+    );
   });
 
   app.setErrorHandler((error, request, reply) => {

@@ -126,11 +126,11 @@ describe('provider client against a failing provider', () => {
     expect(sandbox.requests('orders.create').length - before).toBe(1);
   });
 
-  it('acts before losing the answer (after) or answering late (late): a retry under the same key gets that order', async () => {
-    for (const mode of ['after', 'late'] as const) {
+  it('acts before losing the answer (error-after) or answering late (late): a retry under the same key gets that order', async () => {
+    for (const mode of ['error-after', 'late'] as const) {
       const input = await payableInput();
       const key = `order-${mode}-${Date.now()}`;
-      sandbox.failNext('orders.create', { mode, delayMs: 600, times: mode === 'after' ? 10 : 1 });
+      sandbox.failNext('orders.create', { mode, delayMs: 600, times: mode === 'error-after' ? 10 : 1 });
       const lost = await clientFor(sandbox, { timeoutMs: 300 })
         .createOrder(input, { idempotencyKey: key })
         .catch((e: unknown) => e);

@@ -1,5 +1,6 @@
 import type { CoinStruct, PaginatedCoins, SuiMoveNormalizedFunction } from '@mysten/sui/client';
 import { normalizeStructTag, normalizeSuiAddress, SUI_TYPE_ARG } from '@mysten/sui/utils';
+import type { CoinMetadataRegistry } from './coin-metadata';
 import { contract } from './contract';
 import { coinBalance, type ChainSetup, type Executor } from './executor';
 import type { Ledger } from './ledger';
@@ -27,6 +28,7 @@ export function rpcMethods(
   ledger: Ledger,
   executor: Executor,
   setup: ChainSetup & { chainIdentifier: string },
+  coinMetadata: CoinMetadataRegistry,
 ) {
   const home = { packageId: setup.packageId, module: contract.cart.module };
 
@@ -34,6 +36,8 @@ export function rpcMethods(
     sui_getChainIdentifier: () => setup.chainIdentifier,
 
     suix_getReferenceGasPrice: () => String(setup.referenceGasPrice),
+
+    suix_getCoinMetadata: ([coinType]) => (typeof coinType === 'string' ? coinMetadata.get(coinType) : null),
 
     sui_getObject: ([id, options]) => renderObject(ledger.objects, address(id, 'object_id'), options ?? {}),
 

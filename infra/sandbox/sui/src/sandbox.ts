@@ -2,6 +2,7 @@ import { Ed25519Keypair } from '@mysten/sui/keypairs/ed25519';
 import { normalizeSuiAddress } from '@mysten/sui/utils';
 import { contract } from './contract';
 import { Executor, SUI_COIN_TYPE, type ChainSetup } from './executor';
+import { CoinMetadataRegistry, type CoinDescription } from './coin-metadata';
 import { FaultPlan, type FaultOptions } from './faults';
 import { Fixtures, type CreatePaymentInput, type TransactionFixture } from './fixtures';
 import { storageCostOf } from './gas';
@@ -69,6 +70,8 @@ export interface SuiSandbox {
   clearFaults(): void;
   /** Slow mode: delay requests (of one method, or all) by `ms`; 0 turns it off. */
   setLatency(ms: number, options?: { method?: string }): void;
+  /** Makes `suix_getCoinMetadata` know `coinType` (SUI and the USDC types are known already). */
+  registerCoin(coinType: string, coin: CoinDescription): void;
   /** Every cart with its active items, as the chain holds them now. */
   carts(): SandboxCart[];
   /** Requests received for `method` (all methods when unset), faulted ones included. */
@@ -132,11 +135,12 @@ export async function startSuiSandbox(options: SuiSandboxOptions = {}): Promise<
   const executor = new Executor(ledger, setup);
   const fixtures = new Fixtures(ledger, setup);
   const faults = new FaultPlan();
+  const coinMetadata = new CoinMetadataRegistry(setup.paymentPackageId);
   const requests = new Map<string, number>();
   const server = await startRpcServer({
     host: options.host ?? '127.0.0.1',
     port: options.port ?? 0,
-    methods: rpcMethods(ledger, executor, setup),
+    methods: rpcMethods(ledger, executor, setup, coinMetadata),
     faults,
     onRequest: (method) => requests.set(method, (requests.get(method) ?? 0) + 1),
   });
@@ -156,6 +160,7 @@ export async function startSuiSandbox(options: SuiSandboxOptions = {}): Promise<
     failNext: (count, faultOptions) => faults.failNext(count, faultOptions),
     clearFaults: () => faults.clear(),
     setLatency: (ms, latencyOptions) => faults.setLatency(ms, latencyOptions),
+    registerCoin: (coinType, coin) => coinMetadata.register(coinType, coin),
     carts: () => snapshotCarts(ledger, setup.registryId),
     requestCount: (method) =>
       method === undefined

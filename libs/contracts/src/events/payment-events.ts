@@ -13,6 +13,7 @@ export const paymentFailureCodes = [
   'WRONG_COIN_TYPE',
   'AMOUNT_TOO_SMALL',
   'UNKNOWN_PAYER',
+  'DEPOSIT_REFUSED',
 ] as const;
 export type PaymentFailureCode = (typeof paymentFailureCodes)[number];
 
@@ -55,7 +56,7 @@ export const PaymentConfirmationForwarded = defineEvent({
   version: 1,
   aggregate: 'payment',
   description:
-    'The backend acknowledged the deposit confirmation (2xx, or 409 for one it had already credited): status SUCCESS.',
+    'The backend acknowledged the deposit confirmation (2xx, or 409 DEPOSIT_ALREADY_CREDITED): status SUCCESS.',
   schema: z.object({ backendStatus: z.number().int(), attempts: z.number().int().positive() }),
 });
 
@@ -64,12 +65,21 @@ export const PaymentConfirmationForwardFailed = defineEvent({
   version: 1,
   aggregate: 'payment',
   description:
-    'The deposit confirmation could not be delivered after bounded retries; the payment stays PENDING and the next verify of the digest delivers it again.',
+    'The deposit confirmation could not be delivered after bounded retries; the payment stays PENDING, and the reconciler (or the next verify of the digest) delivers it again.',
   schema: z.object({
     reason: z.string().min(1).max(500),
     backendStatus: z.number().int().nullable(),
     attempts: z.number().int().positive(),
   }),
+});
+
+export const PaymentConfirmationRefused = defineEvent({
+  type: 'PaymentConfirmationRefused',
+  version: 1,
+  aggregate: 'payment',
+  description:
+    'The backend refused the deposit confirmation for good (the user has no such wallet, or did not pay it): status FAILED with code DEPOSIT_REFUSED, and the digest is released, so whoever did pay it can verify it for themselves.',
+  schema: z.object({ reason: z.string().min(1).max(500), backendStatus: z.number().int() }),
 });
 
 export const paymentEvents = [
@@ -78,4 +88,5 @@ export const paymentEvents = [
   PaymentVerificationFailed,
   PaymentConfirmationForwarded,
   PaymentConfirmationForwardFailed,
+  PaymentConfirmationRefused,
 ] as const;

@@ -7,8 +7,11 @@ export interface DepositState {
   attempt: number;
   claimedAt: number | null;
   userId: string | null;
+  evmAddress: string | null;
   usdmxAmount: string | null;
   usdcAmount: string | null;
+  /** Why the last attempt failed for good, for the operator (and the user's next try). */
+  failureReason: string | null;
 }
 
 export const initialDepositState: DepositState = {
@@ -16,8 +19,10 @@ export const initialDepositState: DepositState = {
   attempt: 0,
   claimedAt: null,
   userId: null,
+  evmAddress: null,
   usdmxAmount: null,
   usdcAmount: null,
+  failureReason: null,
 };
 
 export interface ClaimDeposit {
@@ -29,7 +34,6 @@ export interface ClaimDeposit {
   usdcAmount: string;
   coinType: string;
   source: 'search-service' | 'verify';
-  /** Decision time: a claim left without an outcome for this long is resumed, not refused. */
   now: number;
 }
 
@@ -48,16 +52,26 @@ export interface RecordDepositFailure {
 
 export type DepositCommand = ClaimDeposit | RecordDepositCredit | RecordDepositFailure;
 
-/** A claim with no outcome after this long was abandoned by a crashed process. */
-export const STALE_CLAIM_MS = 120_000;
+/** The spec's message for a digest already used; the code tells a finished credit from one under way. */
+const DEPOSIT_ALREADY_PROCESSED = 'Deposit already processed';
 
-export const depositAlreadyProcessed = () =>
-  new DomainError('conflict', 'CONFLICT', 'Deposit already processed');
+export const depositAlreadyCredited = () =>
+  new DomainError('conflict', 'DEPOSIT_ALREADY_CREDITED', DEPOSIT_ALREADY_PROCESSED);
+
+export const depositInProgress = () =>
+  new DomainError('conflict', 'DEPOSIT_IN_PROGRESS', DEPOSIT_ALREADY_PROCESSED);
 
 /**
- * One deposit per digest on `deposit.<txDigest>`: claimed, then credited or failed. A
- * failed credit can be claimed again (the digest is not burned); a stale claim is resumed
- * under the same attempt, so the funding call repeats with the same idempotency key.
+ * The provider idempotency key of a deposit's funding call: one per digest for its whole life,
+ * so a repeat after an ambiguous outcome (a timeout, a lost answer) can never fund it twice.
+ */
+export const depositFundingKey = (txDigest: string): string => `deposit:${txDigest}`;
+
+/**
+ * One deposit per digest on `deposit.<txDigest>`: claimed, then credited, or failed for a reason
+ * the provider gave. A claim is owned by the crediting process until it has an outcome, so a
+ * second claim is told "in progress"; a failed one can be claimed again (the digest is not
+ * burned), and its funding repeats under the same key.
  */
 export const depositDecider: Decider<DepositCommand, DepositEvent, DepositState> = {
   initialState: initialDepositState,
@@ -65,19 +79,22 @@ export const depositDecider: Decider<DepositCommand, DepositEvent, DepositState>
   decide(command, state) {
     switch (command.type) {
       case 'ClaimDeposit': {
-        if (state.status === 'credited') throw depositAlreadyProcessed();
-        if (state.status === 'claimed' && command.now - (state.claimedAt ?? 0) < STALE_CLAIM_MS) {
-          throw depositAlreadyProcessed();
+        if (state.status === 'credited') throw depositAlreadyCredited();
+        if (state.userId && state.userId !== command.userId) {
+          throw new DomainError('conflict', 'CONFLICT', DEPOSIT_ALREADY_PROCESSED);
         }
-        if (state.userId && state.userId !== command.userId) throw depositAlreadyProcessed();
+        if (state.status === 'claimed') throw depositInProgress();
         const { type: _type, now, ...claim } = command;
-        const attempt = state.status === 'claimed' ? state.attempt : state.attempt + 1;
         return [
-          { type: 'DepositClaimed', data: { ...claim, attempt, claimedAt: new Date(now).toISOString() } },
+          {
+            type: 'DepositClaimed',
+            data: { ...claim, attempt: state.attempt + 1, claimedAt: new Date(now).toISOString() },
+          },
         ];
       }
       case 'RecordDepositCredit':
-        if (state.status !== 'claimed' || command.attempt !== state.attempt) return [];
+        // Every attempt funds under the same key, so a success of any attempt is the deposit's.
+        if (state.status === 'credited' || state.status === 'none') return [];
         return [
           {
             type: 'DepositCredited',
@@ -108,12 +125,14 @@ export const depositDecider: Decider<DepositCommand, DepositEvent, DepositState>
           attempt: event.data.attempt,
           claimedAt: Date.parse(event.data.claimedAt),
           userId: event.data.userId,
+          evmAddress: event.data.evmAddress,
           usdcAmount: event.data.usdcAmount,
+          failureReason: null,
         };
       case 'DepositCredited':
         return { ...state, status: 'credited', usdmxAmount: event.data.usdmxAmount };
       case 'DepositCreditFailed':
-        return { ...state, status: 'failed' };
+        return { ...state, status: 'failed', failureReason: event.data.reason };
     }
   },
 };

@@ -13,9 +13,14 @@ export interface VerifyPayment {
   transaction?: ObservedTransaction | null;
 }
 
+/**
+ * Acknowledged: the backend credited it (now or before). Refused: the backend will never credit it
+ * for this user (a 4xx that is not "in progress"). Otherwise it is undelivered and is tried again.
+ */
 export type ConfirmationDelivery =
   | { acknowledged: true; backendStatus: number; attempts: number }
-  | { acknowledged: false; reason: string; backendStatus: number | null; attempts: number };
+  | { acknowledged: false; refused: true; reason: string; backendStatus: number; attempts: number }
+  | { acknowledged: false; refused: false; reason: string; backendStatus: number | null; attempts: number };
 
 export interface RecordConfirmationDelivery {
   type: 'RecordConfirmationDelivery';

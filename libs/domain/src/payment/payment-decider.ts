@@ -3,13 +3,14 @@ import { Decider } from '../decider';
 import { DomainError } from '../domain-error';
 import { assertClaimedBy } from './payment-claim';
 import { PaymentCommand } from './payment-commands';
-import { initialPaymentState, PaymentState, awaitsConfirmation } from './payment-state';
+import { awaitsConfirmation, claimReleased, initialPaymentState, PaymentState } from './payment-state';
 import { assessTransaction, canonicalAddress, canonicalCoinType } from './payment-terms';
 
 /**
  * One aggregate per transaction digest. NEW -> PENDING (claimed and verified, or straight to
- * FAILED) -> SUCCESS once the backend acknowledged the deposit confirmation. The claim and its
- * outcome are one commit on an empty subject, so a digest is verified once forever.
+ * FAILED) -> SUCCESS once the backend acknowledged the deposit confirmation, or FAILED with
+ * DEPOSIT_REFUSED when the backend refused it for the claiming user. The chain is read once: a
+ * refused claim is released and the next verification claims it again from what was recorded.
  */
 export const paymentDecider: Decider<PaymentCommand, PaymentEvent, PaymentState> = {
   initialState: initialPaymentState,
@@ -17,6 +18,7 @@ export const paymentDecider: Decider<PaymentCommand, PaymentEvent, PaymentState>
   decide(command, state) {
     switch (command.type) {
       case 'VerifyPayment': {
+        if (claimReleased(state)) return reclaim(command.paymentId, command.userId, state);
         if (state.status !== 'NEW') {
           assertClaimedBy(state, command.userId);
           return [];
@@ -76,6 +78,14 @@ export const paymentDecider: Decider<PaymentCommand, PaymentEvent, PaymentState>
           );
         }
         const { delivery } = command;
+        if (!delivery.acknowledged && delivery.refused) {
+          return [
+            {
+              type: 'PaymentConfirmationRefused',
+              data: { reason: delivery.reason, backendStatus: delivery.backendStatus },
+            },
+          ];
+        }
         return [
           delivery.acknowledged
             ? {
@@ -99,7 +109,7 @@ export const paymentDecider: Decider<PaymentCommand, PaymentEvent, PaymentState>
     switch (event.type) {
       case 'PaymentVerificationStarted':
         return {
-          ...state,
+          ...initialPaymentState,
           status: 'PENDING',
           paymentId: event.data.paymentId,
           userId: event.data.userId,
@@ -128,6 +138,28 @@ export const paymentDecider: Decider<PaymentCommand, PaymentEvent, PaymentState>
         return { ...state, status: 'SUCCESS', failureReason: null };
       case 'PaymentConfirmationForwardFailed':
         return { ...state, failureReason: event.data.reason };
+      case 'PaymentConfirmationRefused':
+        return {
+          ...state,
+          status: 'FAILED',
+          failureCode: 'DEPOSIT_REFUSED',
+          failureReason: event.data.reason,
+        };
     }
   },
 };
+
+/** A released digest claimed again by `userId`, verified from what the chain said the first time. */
+function reclaim(paymentId: string, userId: string, state: PaymentState): PaymentEvent[] {
+  const { network, merchant, coinType, minimumAmount, amount, payer, receiver } = state;
+  if (!network || !merchant || !coinType || !minimumAmount || !amount || !payer || !receiver) {
+    throw new Error('a refused payment lacks the verification it was refused with');
+  }
+  return [
+    {
+      type: 'PaymentVerificationStarted',
+      data: { paymentId, userId, network, merchant, coinType, minimumAmount },
+    },
+    { type: 'PaymentVerified', data: { amount, payer, receiver, coinType } },
+  ];
+}

@@ -39,6 +39,14 @@ export const initialPaymentState: PaymentState = {
   failureReason: null,
 };
 
+/**
+ * Refused by the backend for the user who claimed it: the digest is free again, for whoever did
+ * pay it, so a stranger verifying someone else's payment cannot lock it.
+ */
+export function claimReleased(state: PaymentState): boolean {
+  return state.status === 'FAILED' && state.failureCode === 'DEPOSIT_REFUSED';
+}
+
 /** Verified and not yet acknowledged by the backend: the one state with a confirmation to deliver. */
 export function awaitsConfirmation(state: PaymentState): boolean {
   return state.status === 'PENDING' && state.amount !== null;

@@ -1,13 +1,15 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import type { GatewayConfig } from '@shop/config';
-import { mistToDecimal, parseMist, sameAddress } from '@shop/chain';
-import { DepositEvent, RecordedEvent, systemActor } from '@shop/contracts';
-import { depositDecider, DomainError, userDecider } from '@shop/domain';
+import { mistToDecimal, parseMist, sameAddress, sameStructType } from '@shop/chain';
+import { systemActor } from '@shop/contracts';
+import { depositDecider, depositInProgress, DepositState, DomainError, userDecider } from '@shop/domain';
 import { DeciderRunner } from '@shop/eventstore';
 import { CommandExecutor } from '@shop/projections';
 import { ProviderClient } from '@shop/provider';
 import { CONFIG, DECIDER_RUNNER, PROVIDER } from '../infrastructure/tokens';
+import { CoinDecimals } from './coin-decimals';
 
 export interface DepositResult {
   success: true;
@@ -34,13 +36,20 @@ export class CreditDepositCommand extends Command<DepositResult> {
   }
 }
 
+/**
+ * How long a request waits for the crediting process to finish its claim. Shorter than the
+ * search service's 5 s per forward attempt, so it hears "in progress" rather than nothing.
+ */
+const OUTCOME_WAIT_MS = 3_000;
+const OUTCOME_POLL_MS = 25;
+
 const badRequest = (message: string) => new DomainError('invalid', 'BAD_REQUEST', message);
 
 /**
- * Credits a verified on-chain USDC payment to the user's EVM wallet, at most once per digest:
- * the digest is claimed first (sequence 0 of its subject), then the wallet is funded under an
- * idempotency key of digest and attempt, then the outcome is recorded. A failed funding
- * leaves the digest retryable. 1 USDC = 1,000,000 MIST = 1 USDMX, in exact decimals.
+ * Claims a verified on-chain payment for the user, once per digest, and waits a little for the
+ * crediting process (a reaction on the claim) to fund the EVM wallet. The claim is the only thing
+ * the request does to the deposit: if it dies after it, the reaction and the reconciler still
+ * credit it. Amounts convert with the accepted coin's decimals from the chain, 1 unit = 1 USDMX.
  */
 @CommandHandler(CreditDepositCommand)
 export class CreditDepositHandler implements ICommandHandler<CreditDepositCommand> {
@@ -49,19 +58,24 @@ export class CreditDepositHandler implements ICommandHandler<CreditDepositComman
     @Inject(DECIDER_RUNNER) private readonly runner: DeciderRunner,
     @Inject(PROVIDER) private readonly provider: ProviderClient | null,
     @Inject(CONFIG) private readonly config: GatewayConfig,
+    private readonly decimals: CoinDecimals,
   ) {}
 
   async execute({ input }: CreditDepositCommand): Promise<DepositResult> {
+    const accepted = this.config.CHAIN_COIN_TYPE;
+    if (!accepted || !this.provider) {
+      throw new DomainError(
+        'unavailable',
+        'SERVICE_UNAVAILABLE',
+        `Deposits are not configured: ${accepted ? 'PROVIDER_API_URL' : 'CHAIN_COIN_TYPE'} is not set`,
+      );
+    }
     const { state: user } = await this.runner.state(userDecider, 'user', input.userId);
     if (!user.registered || user.walletStatus !== 'active' || !user.suiAddress || !user.evmAddress) {
       throw badRequest('Wallet not provisioned');
     }
-    if (this.config.CHAIN_USDC_COIN_TYPE && input.coinType !== this.config.CHAIN_USDC_COIN_TYPE) {
-      throw badRequest('Invalid coin type');
-    }
+    if (!sameStructType(input.coinType, accepted)) throw badRequest('Invalid coin type');
     if (!sameAddress(input.userWallet.address, user.suiAddress)) throw badRequest(input.userWallet.mismatch);
-    if (!this.provider)
-      throw new DomainError('unavailable', 'SERVICE_UNAVAILABLE', 'The payment provider is not configured');
     let amount: bigint;
     try {
       amount = parseMist(input.amountMist);
@@ -69,9 +83,8 @@ export class CreditDepositHandler implements ICommandHandler<CreditDepositComman
       throw badRequest('amount must be a whole number of MIST');
     }
     if (amount <= 0n) throw badRequest('amount must be positive');
-    const usdcAmount = mistToDecimal(amount);
+    const usdcAmount = mistToDecimal(amount, await this.decimals.of(accepted));
 
-    const actor = { ...systemActor, id: input.source };
     const claim = await this.executor.execute(
       depositDecider,
       'deposit',
@@ -83,43 +96,36 @@ export class CreditDepositHandler implements ICommandHandler<CreditDepositComman
         evmAddress: user.evmAddress,
         amountMist: amount.toString(),
         usdcAmount,
-        coinType: input.coinType,
+        coinType: accepted,
         source: input.source,
         now: Date.now(),
       },
-      { actor },
+      { actor: { ...systemActor, id: input.source } },
     );
-    const attempt = (claim.events[0] as RecordedEvent<Extract<DepositEvent, { type: 'DepositClaimed' }>>).data
-      .attempt;
-    try {
-      await this.provider.fundWallet(
-        user.evmAddress,
-        { amount: Number(usdcAmount), token: 'usdxm', chain: this.config.PROVIDER_CHAIN },
-        { idempotencyKey: `deposit:${input.txDigest}:${attempt}` },
-      );
-    } catch (error) {
-      const detail = error instanceof Error ? error.message : String(error);
-      await this.executor.execute(
-        depositDecider,
-        'deposit',
-        input.txDigest,
-        { type: 'RecordDepositFailure', attempt, reason: detail },
-        { actor },
-      );
-      throw new DomainError('internal', 'INTERNAL_ERROR', `Faucet failed: ${detail}`);
+    const { state: outcome, version } = await this.outcomeOf(input.txDigest, claim.state.attempt);
+    await this.executor.waitReadable('deposit', version);
+    if (outcome.status === 'failed') {
+      throw new DomainError('internal', 'INTERNAL_ERROR', `Faucet failed: ${outcome.failureReason ?? ''}`);
     }
-    await this.executor.execute(
-      depositDecider,
-      'deposit',
-      input.txDigest,
-      { type: 'RecordDepositCredit', attempt, usdmxAmount: usdcAmount, evmAddress: user.evmAddress },
-      { actor },
-    );
+    if (outcome.status !== 'credited') throw depositInProgress();
     return {
       success: true,
       txDigest: input.txDigest,
-      usdcAmount: Number(usdcAmount),
-      usdmxAmount: usdcAmount,
+      usdcAmount: Number(outcome.usdmxAmount),
+      usdmxAmount: outcome.usdmxAmount ?? usdcAmount,
     };
+  }
+
+  private async outcomeOf(
+    txDigest: string,
+    attempt: number,
+  ): Promise<{ state: DepositState; version: number }> {
+    const deadline = Date.now() + OUTCOME_WAIT_MS;
+    for (;;) {
+      const current = await this.runner.state(depositDecider, 'deposit', txDigest);
+      const { state } = current;
+      if (state.status !== 'claimed' || state.attempt !== attempt || Date.now() >= deadline) return current;
+      await sleep(OUTCOME_POLL_MS);
+    }
   }
 }

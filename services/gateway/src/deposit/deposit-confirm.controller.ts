@@ -51,11 +51,32 @@ export class DepositConfirmController {
         description: "wallet not provisioned, wrong coin, or the payer is not the user's wallet",
       },
       { status: 401, code: 'UNAUTHORIZED', description: 'X-Webhook-Secret missing or wrong' },
-      { status: 409, code: 'CONFLICT', description: 'Deposit already processed' },
+      {
+        status: 409,
+        code: 'DEPOSIT_ALREADY_CREDITED',
+        description: 'Deposit already processed: the transaction was credited',
+      },
+      {
+        status: 409,
+        code: 'DEPOSIT_IN_PROGRESS',
+        description: 'the transaction is claimed and being credited; it will be, ask again later',
+      },
+      { status: 409, code: 'CONFLICT', description: 'Deposit already processed: claimed by another user' },
       {
         status: 500,
         code: 'INTERNAL_ERROR',
-        description: 'Faucet failed: <detail> (the transaction stays retryable)',
+        description:
+          'Faucet failed: <detail>, the provider refused the funding (the transaction stays retryable)',
+      },
+      {
+        status: 502,
+        code: 'UPSTREAM_ERROR',
+        description: "the chain could not be reached for the coin's decimals",
+      },
+      {
+        status: 503,
+        code: 'SERVICE_UNAVAILABLE',
+        description: 'CHAIN_COIN_TYPE, CHAIN_RPC_URL or the provider is not configured',
       },
       { status: 503, code: 'WEBHOOK_NOT_CONFIGURED', description: 'DEPOSIT_WEBHOOK_SECRET not set' },
     ],

@@ -58,11 +58,21 @@ export class DepositVerifyController {
       },
       { status: 400, code: 'VALIDATION_ERROR', description: 'malformed body' },
       { status: 401, code: 'UNAUTHORIZED', description: 'missing, expired or invalid JWT cookie' },
-      { status: 409, code: 'CONFLICT', description: 'Deposit already processed' },
+      {
+        status: 409,
+        code: 'DEPOSIT_ALREADY_CREDITED',
+        description: 'Deposit already processed: the transaction was credited',
+      },
+      {
+        status: 409,
+        code: 'DEPOSIT_IN_PROGRESS',
+        description: 'the transaction is claimed and being credited; it will be, ask again later',
+      },
+      { status: 409, code: 'CONFLICT', description: 'Deposit already processed: claimed by another user' },
       {
         status: 500,
         code: 'INTERNAL_ERROR',
-        description: 'Faucet failed: <detail> (the digest stays retryable)',
+        description: 'Faucet failed: <detail>, the provider refused the funding (the digest stays retryable)',
       },
       { status: 502, code: 'UPSTREAM_ERROR', description: 'the chain could not be reached' },
       { status: 503, code: 'SERVICE_UNAVAILABLE', description: 'deposit verification is not configured' },
@@ -72,7 +82,7 @@ export class DepositVerifyController {
     @CurrentIdentity() identity: SessionIdentity,
     @ValidBody() body: z.infer<typeof verifyBody>,
   ): Promise<DepositResult> {
-    const usdc = this.config.CHAIN_USDC_COIN_TYPE;
+    const usdc = this.config.CHAIN_COIN_TYPE;
     const paymentPackage = this.config.CHAIN_PAYMENT_PACKAGE_ID;
     if (!this.sui || !usdc || !paymentPackage) {
       throw new DomainError('unavailable', 'SERVICE_UNAVAILABLE', 'Deposit verification is not configured');
@@ -106,7 +116,8 @@ export class DepositVerifyController {
       new CreditDepositCommand({
         userId: identity.userId,
         txDigest: body.txDigest,
-        payerAddress: receipt.payer,
+        // Who sent the transaction is the chain's fact; the receipt is not read for it.
+        payerAddress: transaction.sender ?? receipt.receiver,
         userWallet: { address: receipt.receiver, mismatch: 'Receiver mismatch' },
         amountMist: receipt.amount.toString(),
         coinType: usdc,

@@ -12,24 +12,27 @@ import {
   postgresCheck,
   redisCheck,
   registerConsumerStatus,
+  registerOpenWork,
   ServiceMetrics,
   timeWriteToReadable,
 } from '@shop/metrics';
 import { CommandExecutor } from '@shop/projections';
 import { PostgresReactionParking } from '@shop/reactions';
 import type { Redis } from '@shop/redis';
+import type { ReadModelDatabase } from '@shop/db';
+import { openDepositWork } from '../deposit/open-deposit-claims';
 import { PendingOnChainCheckouts } from '../onchain/pending-onchain-checkouts';
-import { DATABASE, EVENT_STORE, NATS, REDIS } from './tokens';
+import { DATABASE, EVENT_STORE, NATS, READ_DB, REDIS } from './tokens';
 
 /**
  * The gateway's /metrics and /ready: appended events, write-to-readable times, its reaction
- * consumers, and the provider and chain calls it makes; ready when NATS, Postgres and Redis answer.
+ * consumers, open deposit claims, and the provider and chain calls it makes; ready when NATS, Postgres and Redis answer.
  */
 export function gatewayObservability(config: GatewayConfig, metrics: ServiceMetrics): DynamicModule {
   return ObservabilityModule.register({
     metrics,
     metricsServer: { host: config.HOST, port: config.METRICS_PORT },
-    inject: [NATS, EVENT_STORE, DATABASE, REDIS, CommandExecutor, PendingOnChainCheckouts],
+    inject: [NATS, EVENT_STORE, DATABASE, REDIS, CommandExecutor, PendingOnChainCheckouts, READ_DB],
     useFactory: (
       nc: NatsConnection,
       store: EventStore,
@@ -37,6 +40,7 @@ export function gatewayObservability(config: GatewayConfig, metrics: ServiceMetr
       redis: Redis,
       executor: CommandExecutor,
       pendingCheckouts: PendingOnChainCheckouts,
+      readDb: Kysely<ReadModelDatabase>,
     ) => {
       metrics.gauge(
         'onchain_checkouts_pending',
@@ -44,6 +48,7 @@ export function gatewayObservability(config: GatewayConfig, metrics: ServiceMetr
         [],
         (gauge) => gauge.set(pendingCheckouts.size),
       );
+      registerOpenWork(metrics, 'deposit-crediting', () => openDepositWork(readDb));
       // The reactions this process hosts (several gateways share each consumer).
       registerConsumerStatus(metrics, store, (name) => name.startsWith('reaction_'));
       const parking = new PostgresReactionParking(

@@ -19,13 +19,44 @@ export interface DepositForwarderOptions {
   baseDelayMs?: number;
 }
 
-/** Statuses worth another try: the backend was busy or briefly gone, not refusing. */
-const retryable = (status: number) => status >= 500 || status === 408 || status === 429;
+/** The backend's 409 codes: only the first says the deposit was credited. */
+const ALREADY_CREDITED = 'DEPOSIT_ALREADY_CREDITED';
+const IN_PROGRESS = 'DEPOSIT_IN_PROGRESS';
+
+type Verdict = 'acknowledged' | 'retry' | 'refused' | 'stop';
+
+/**
+ * What an answer means for the payment. Busy, gone or still crediting: try again. A refusal of
+ * this confirmation (400: no such user or wallet, not the payer's wallet; 409: claimed by someone
+ * else; 422): refused for good. Any other 4xx (a wrong secret or URL) is this service's
+ * misconfiguration: stop, and stay PENDING until an operator fixes it.
+ */
+function verdictOf(status: number, code: string | undefined): Verdict {
+  if (status >= 200 && status < 300) return 'acknowledged';
+  if (status === 409) {
+    if (code === ALREADY_CREDITED) return 'acknowledged';
+    return code === IN_PROGRESS ? 'retry' : 'refused';
+  }
+  if (status >= 500 || status === 408 || status === 429) return 'retry';
+  return status === 400 || status === 422 ? 'refused' : 'stop';
+}
+
+function codeOf(text: string): string | undefined {
+  try {
+    const body: unknown = JSON.parse(text);
+    return typeof body === 'object' && body !== null && 'code' in body && typeof body.code === 'string'
+      ? body.code
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 /**
  * Delivers a verified payment to the backend: POST /api/deposit/{userId}/{payer}/confirm with the
- * shared secret, retried with exponential backoff. 2xx and 409 (already credited) acknowledge it.
- * The defaults keep the worst case (4 × 5 s plus 1.75 s of backoff) well inside the 60 s lock.
+ * shared secret, retried with exponential backoff. 2xx and 409 DEPOSIT_ALREADY_CREDITED acknowledge
+ * it; 409 DEPOSIT_IN_PROGRESS does not (the backend is still crediting it: ask again). The defaults
+ * keep the worst case (4 × 5 s plus 1.75 s of backoff) well inside the 60 s lock.
  */
 export class DepositForwarder {
   private readonly attempts: number;
@@ -60,18 +91,34 @@ export class DepositForwarder {
           signal: AbortSignal.timeout(this.attemptTimeoutMs),
         });
         const text = await response.text();
-        if (response.ok || response.status === 409) {
+        const verdict = verdictOf(response.status, codeOf(text));
+        if (verdict === 'acknowledged') {
           return { acknowledged: true, backendStatus: response.status, attempts: attempt };
         }
         backendStatus = response.status;
         reason = `the backend answered ${response.status}${text ? `: ${text.slice(0, 200)}` : ''}`;
-        if (!retryable(response.status)) break;
+        if (verdict === 'refused') {
+          return {
+            acknowledged: false,
+            refused: true,
+            reason: reason.slice(0, 500),
+            backendStatus: response.status,
+            attempts: attempt,
+          };
+        }
+        if (verdict === 'stop') break;
       } catch (error) {
         backendStatus = null;
         reason = `the backend could not be reached: ${error instanceof Error ? error.message : String(error)}`;
       }
       if (attempt < this.attempts) await sleep(this.baseDelayMs * 2 ** (attempt - 1));
     }
-    return { acknowledged: false, reason: reason.slice(0, 500), backendStatus, attempts: attempt };
+    return {
+      acknowledged: false,
+      refused: false,
+      reason: reason.slice(0, 500),
+      backendStatus,
+      attempts: attempt,
+    };
   }
 }

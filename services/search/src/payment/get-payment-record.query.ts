@@ -19,8 +19,6 @@ function recordOf(row: Selectable<PaymentTransactionsTable>): PaymentRecord {
     status: row.status,
     amount: row.amount,
     receiver: row.receiver,
-    payer: row.payer,
-    userId: row.user_id,
     network: row.network,
     currency: row.coin_type,
     failureCode: row.failure_code,

@@ -32,7 +32,11 @@ export const verificationResultSchema = apiSchema(
 );
 export type VerificationResult = z.infer<typeof verificationResultSchema>;
 
-/** A transaction record: the spec's {txHash, amount, receiver, status, createdAt} and the rest of the payment. */
+/**
+ * A transaction record: the spec's {txHash, amount, receiver, status, createdAt} and the payment's
+ * own facts. Never who paid or who it is credited to: the routes are public, and a digest is not
+ * a credential.
+ */
 export const paymentRecordSchema = apiSchema(
   'TransactionRecord',
   z.object({
@@ -41,8 +45,6 @@ export const paymentRecordSchema = apiSchema(
     status: paymentStatus,
     amount: z.string().describe('MIST'),
     receiver: z.string(),
-    payer: z.string().nullable(),
-    userId: z.uuid(),
     network: z.string(),
     currency: z.string().describe('coin type'),
     failureCode: z.string().nullable(),

@@ -70,10 +70,16 @@ export class PaymentController {
       },
       { status: 422, code: 'UNKNOWN_PAYER', description: 'data: the FAILED record; no address paid it' },
       {
+        status: 422,
+        code: 'DEPOSIT_REFUSED',
+        description:
+          "data: the FAILED record; the backend refused the deposit for this user (not the payer's wallet); the digest is released for whoever paid it",
+      },
+      {
         status: 502,
         code: 'DEPOSIT_CONFIRMATION_FAILED',
         description:
-          'data: the PENDING record; verified, but the backend did not acknowledge; verify again to retry the delivery only',
+          'data: the PENDING record; verified, but the backend has not acknowledged it yet (or is still crediting it); it is delivered again by the reconciler, or by verifying again',
       },
       { status: 502, code: 'CHAIN_ERROR', description: 'the chain RPC answered with an error' },
       {

@@ -7,6 +7,8 @@ import { LOGGER, REDIS } from '../infrastructure/tokens';
 import { DepositForwarder } from './deposit-forwarder';
 import { GetPaymentRecordHandler } from './get-payment-record.query';
 import { PaymentController } from './payment.controller';
+import { PaymentDelivery } from './payment-delivery';
+import { PaymentReconciler } from './payment-reconciler';
 import { PAYMENT_SETTINGS, paymentSettings } from './payment-settings';
 import { ProcessedTransactions } from './processed-transactions';
 import { SUI_CLIENT, VERIFICATION_LOCKS, VerifyPaymentHandler } from './verify-payment.command';
@@ -40,6 +42,8 @@ export class PaymentModule {
           provide: DepositForwarder,
           useFactory: () => new DepositForwarder({ backendUrl: config.BACKEND_URL }),
         },
+        PaymentDelivery,
+        PaymentReconciler,
         VerifyPaymentHandler,
         GetPaymentRecordHandler,
       ],

@@ -3,25 +3,24 @@ import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import type { SuiClient } from '@mysten/sui/client';
 import { getTransaction, type RetryPolicy } from '@shop/chain';
-import { assertClaimedBy, awaitsConfirmation, DomainError, paymentDecider, PaymentState } from '@shop/domain';
+import { assertClaimedBy, DomainError, paymentDecider } from '@shop/domain';
 import { DeciderRunner } from '@shop/eventstore';
 import { RedisLock } from '@shop/redis';
 import { CommandExecutor } from '@shop/projections';
 import { DECIDER_RUNNER } from '../infrastructure/tokens';
-import { DepositForwarder } from './deposit-forwarder';
 import { PAYMENT_SETTINGS } from './payment-settings';
 import type { PaymentSettings } from './payment-settings';
 import { VerificationResult } from './payment-schemas';
+import { PaymentDelivery, searchServiceActor } from './payment-delivery';
 import { ProcessedTransactions } from './processed-transactions';
 import { verificationAnswer } from './verification-result';
-
-const searchServiceActor = { kind: 'system' as const, id: 'search-service' };
 
 export const SUI_CLIENT = Symbol('SUI_CLIENT');
 export const VERIFICATION_LOCKS = Symbol('VERIFICATION_LOCKS');
 
 /** The spec's verification lock. A verification ends well within it: chain read ≤ 16 s, forward ≤ 22 s. */
-const LOCK_TTL_MS = 60_000;
+export const LOCK_TTL_MS = 60_000;
+export const verificationLock = (txHash: string) => `lock:tx_verify:${txHash}`;
 /** A concurrent duplicate waits this long for the first request's outcome, then gets 409. */
 const LOCK_WAIT_MS = 5_000;
 const CHAIN_READ_RETRY: RetryPolicy = { attempts: 3, baseDelayMs: 200, maxDelayMs: 1_000 };
@@ -49,7 +48,7 @@ export class VerifyPaymentHandler implements ICommandHandler<VerifyPaymentComman
     @Inject(VERIFICATION_LOCKS) private readonly locks: RedisLock,
     private readonly processed: ProcessedTransactions,
     @Inject(SUI_CLIENT) private readonly sui: SuiClient,
-    private readonly forwarder: DepositForwarder,
+    private readonly delivery: PaymentDelivery,
   ) {}
 
   async execute({ txHash, userId }: VerifyPaymentCommand): Promise<VerificationResult> {
@@ -60,7 +59,7 @@ export class VerifyPaymentHandler implements ICommandHandler<VerifyPaymentComman
         `Payment verification is disabled: ${this.settings.reason}`,
       );
     }
-    const { terms, webhookSecret } = this.settings;
+    const { terms } = this.settings;
     if (await this.processed.has(txHash)) {
       const { state } = await this.runner.state(paymentDecider, 'payment', txHash);
       if (state.status === 'SUCCESS') {
@@ -69,7 +68,7 @@ export class VerifyPaymentHandler implements ICommandHandler<VerifyPaymentComman
       }
     }
 
-    const lease = await this.locks.acquire(`lock:tx_verify:${txHash}`, LOCK_TTL_MS, { waitMs: LOCK_WAIT_MS });
+    const lease = await this.locks.acquire(verificationLock(txHash), LOCK_TTL_MS, { waitMs: LOCK_WAIT_MS });
     if (!lease) {
       throw new DomainError(
         'conflict',
@@ -84,35 +83,17 @@ export class VerifyPaymentHandler implements ICommandHandler<VerifyPaymentComman
         recorded.status === 'NEW'
           ? { transaction: await getTransaction(this.sui, txHash, CHAIN_READ_RETRY) }
           : {};
-      let { state } = await this.executor.execute(
+      const { state: recordedNow } = await this.executor.execute(
         paymentDecider,
         'payment',
         txHash,
         { type: 'VerifyPayment', paymentId: randomUUID(), userId, terms, ...transaction },
         { actor: searchServiceActor },
       );
-      if (awaitsConfirmation(state)) {
-        const delivery = await this.forwarder.forward(depositConfirmation(txHash, state), webhookSecret);
-        ({ state } = await this.executor.execute(
-          paymentDecider,
-          'payment',
-          txHash,
-          { type: 'RecordConfirmationDelivery', delivery },
-          { actor: searchServiceActor },
-        ));
-      }
-      if (state.status === 'SUCCESS') await this.processed.mark(txHash);
+      const state = await this.delivery.deliver(txHash, recordedNow);
       return verificationAnswer(txHash, state);
     } finally {
       await lease.release();
     }
   }
-}
-
-function depositConfirmation(txHash: string, state: PaymentState) {
-  const { userId, payer, amount, network, coinType } = state;
-  if (!userId || !payer || !amount || !network || !coinType) {
-    throw new Error(`verified payment ${txHash} is missing what its confirmation needs`);
-  }
-  return { userId, payer, amount, transactionHash: txHash, network, currency: coinType };
 }

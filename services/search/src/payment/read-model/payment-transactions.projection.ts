@@ -9,7 +9,7 @@ function foldPayment(row: PaymentRow | undefined, recorded: RecordedEvent): Paym
   const event = recorded as RecordedEvent<PaymentEvent>;
   const at = new Date(event.occurredAt);
   if (event.type === 'PaymentVerificationStarted') {
-    if (row) return row;
+    // A released digest claimed again: a new payment on the same record, which keeps its createdAt.
     return {
       tx_hash: event.aggregateId,
       payment_id: event.data.paymentId,
@@ -22,7 +22,7 @@ function foldPayment(row: PaymentRow | undefined, recorded: RecordedEvent): Paym
       coin_type: event.data.coinType,
       failure_code: null,
       failure_reason: null,
-      created_at: at,
+      created_at: row?.created_at ?? at,
       updated_at: at,
       version: event.sequence,
     };
@@ -44,6 +44,13 @@ function foldPayment(row: PaymentRow | undefined, recorded: RecordedEvent): Paym
       return { ...next, status: 'SUCCESS', failure_reason: null };
     case 'PaymentConfirmationForwardFailed':
       return { ...next, failure_reason: event.data.reason };
+    case 'PaymentConfirmationRefused':
+      return {
+        ...next,
+        status: 'FAILED',
+        failure_code: 'DEPOSIT_REFUSED',
+        failure_reason: event.data.reason,
+      };
   }
 }
 
