@@ -1,11 +1,12 @@
 import { Kysely } from 'kysely';
-import { gatewayEnv, loadConfigOrExit } from '@shop/config';
+import { dataEncryptionKey, gatewayEnv, loadConfigOrExit } from '@shop/config';
 import { eventCatalogue } from '@shop/contracts';
 import { createDatabase, DatabaseHandle, ReactionsDatabase } from '@shop/db';
 import { connectNats, EventStore } from '@shop/eventstore';
 import { listParked, releaseParked } from '@shop/projections';
 import { PostgresReactionParking } from '@shop/reactions';
 import { readModelProjections } from '@shop/read-models';
+import { openDataKeyVault } from '@shop/wallets';
 
 const usage = `Usage: npm run projections -- <command>
   parked                                list the parked subjects of every projection, and the
@@ -71,6 +72,11 @@ async function main(): Promise<number> {
         stream: config.EVENT_STREAM,
         subjectPrefix: config.EVENT_SUBJECT_PREFIX,
         catalogue: eventCatalogue,
+        dataKeys: await openDataKeyVault(
+          database.db as Kysely<unknown>,
+          config.SECRETS_SCHEMA,
+          dataEncryptionKey(config),
+        ),
       });
       const result = await releaseParked({
         store,

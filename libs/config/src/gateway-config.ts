@@ -27,7 +27,6 @@ export const gatewayEnv = sharedEnv
     CHAIN_RPC_URL: url.optional(),
     ...indexerFields,
     WALLET_ENCRYPTION_KEY: hex32Bytes.optional(),
-    SECRETS_SCHEMA: sqlIdentifier.default('secrets'),
     REACTIONS_SCHEMA: sqlIdentifier.default('reactions'),
     REACTION_MAX_DELIVERIES: z.coerce.number().int().min(1).max(100).default(10),
     PROVIDER_JWKS_URL: url.optional(),
@@ -57,6 +56,9 @@ export const gatewayEnv = sharedEnv
             path: ['WALLET_ENCRYPTION_KEY'],
             message: 'required in production',
           });
+        }
+        if (env.NODE_ENV === 'production' && !env.DATA_ENCRYPTION_KEY) {
+          ctx.addIssue({ code: 'custom', path: ['DATA_ENCRYPTION_KEY'], message: 'required in production' });
         }
         if (env.CART_SERVICE !== 'onchain') return;
         for (const name of onchainVariables) {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { port } from './env-types';
+import { dataEncryptionKeyRequiredInProduction } from './data-encryption-key';
 import { sharedEnv } from './shared-config';
 
 export const projectorEnv = sharedEnv.extend({
@@ -11,6 +12,6 @@ export const projectorEnv = sharedEnv.extend({
     .string()
     .optional()
     .transform((v) => (v ? v.split(',').map((s) => s.trim()) : undefined)),
-});
+}).check(dataEncryptionKeyRequiredInProduction);
 
 export type ProjectorConfig = z.output<typeof projectorEnv>;

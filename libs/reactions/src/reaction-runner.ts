@@ -1,6 +1,6 @@
 import { AckPolicy, ConsumerMessages, DeliverPolicy, JsMsg, nanos } from 'nats';
 import { RecordedEvent } from '@shop/contracts';
-import { decodeCommit, EventStore } from '@shop/eventstore';
+import { EventStore } from '@shop/eventstore';
 import { withCorrelationId } from '@shop/observability';
 import { Reaction } from './reaction';
 import { ReactionParking } from './reaction-parking';
@@ -86,9 +86,7 @@ export class ReactionRunner {
   private async handle(message: JsMsg): Promise<void> {
     const { store, reaction, logger } = this.options;
     try {
-      await this.react(
-        decodeCommit(store.catalogue, store.subjectPrefix, message.subject, message.seq, message.data),
-      );
+      await this.react(await store.decode(message.subject, message.seq, message.data));
       message.ack();
     } catch (error) {
       const delivery = message.info.redeliveryCount;

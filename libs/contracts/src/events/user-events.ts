@@ -51,6 +51,7 @@ export const SizesSaved = defineEvent({
     footwearSize: z.string(),
     firstCompletion: z.boolean(),
   }),
+  personalData: ['topsSize', 'bottomsSize', 'footwearSize'],
 });
 
 export const WalletProvisioningStarted = defineEvent({
@@ -80,6 +81,15 @@ export const WalletProvisioningFailed = defineEvent({
   schema: z.object({ reason: z.string().min(1).max(500) }),
 });
 
+export const AccountClosed = defineEvent({
+  type: 'AccountClosed',
+  version: 1,
+  aggregate: 'user',
+  description:
+    "The account was closed by its user or erased by an operator; the user's data key is destroyed after it, so every personal field of the user reads as erased.",
+  schema: z.object({ by: z.enum(['user', 'operator']) }),
+});
+
 export const userEvents = [
   UserRegistered,
   DisplayNameSet,
@@ -88,4 +98,5 @@ export const userEvents = [
   WalletProvisioningStarted,
   WalletProvisioned,
   WalletProvisioningFailed,
+  AccountClosed,
 ] as const;
