@@ -53,7 +53,11 @@ export function parseCommit(payload: Uint8Array): Commit {
 }
 
 /** The data key ids a stored commit's sealed fields need. */
-export function commitKeyIds(catalogue: EventCatalogue, commit: Commit, into = new Set<string>()): Set<string> {
+export function commitKeyIds(
+  catalogue: EventCatalogue,
+  commit: Commit,
+  into = new Set<string>(),
+): Set<string> {
   for (const envelope of commit.events) sealedKeyIds(catalogue, envelope, into);
   return into;
 }

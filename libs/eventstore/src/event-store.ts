@@ -22,7 +22,14 @@ import {
   RecordedEvent,
   subjectFor,
 } from '@shop/contracts';
-import { buildCommit, CommitMetadata, commitKeyIds, encodeCommit, parseCommit, recordCommit } from './commit-codec';
+import {
+  buildCommit,
+  CommitMetadata,
+  commitKeyIds,
+  encodeCommit,
+  parseCommit,
+  recordCommit,
+} from './commit-codec';
 import { DataKeys } from './data-keys';
 import { sealEnvelope } from './personal-data-cipher';
 import { EventStoreUnavailableError, WrongExpectedSequenceError } from './errors';

@@ -7,11 +7,21 @@ const TAG_BYTES = 16;
 /** Binds a ciphertext to its event and field, so one cannot be moved to stand in for another. */
 const associatedData = (eventId: string, field: string) => Buffer.from(`${eventId}|${field}`, 'utf8');
 
-export function sealValue(key: Buffer, keyId: string, eventId: string, field: string, value: unknown): SealedValue {
+export function sealValue(
+  key: Buffer,
+  keyId: string,
+  eventId: string,
+  field: string,
+  value: unknown,
+): SealedValue {
   const nonce = randomBytes(12);
   const cipher = createCipheriv('aes-256-gcm', key, nonce);
   cipher.setAAD(associatedData(eventId, field));
-  const body = Buffer.concat([cipher.update(JSON.stringify(value), 'utf8'), cipher.final(), cipher.getAuthTag()]);
+  const body = Buffer.concat([
+    cipher.update(JSON.stringify(value), 'utf8'),
+    cipher.final(),
+    cipher.getAuthTag(),
+  ]);
   return { kid: keyId, nonce: nonce.toString('base64'), ct: body.toString('base64') };
 }
 

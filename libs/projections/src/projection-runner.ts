@@ -237,7 +237,11 @@ export class ProjectionRunner {
     if (items.length === 0) return;
     const decoded = await decodeBatchItems(
       store,
-      toDecode.map((i) => ({ sequence: items[i]!.sequence, subject: items[i]!.subject, data: taken[i]!.data })),
+      toDecode.map((i) => ({
+        sequence: items[i]!.sequence,
+        subject: items[i]!.subject,
+        data: taken[i]!.data,
+      })),
     );
     toDecode.forEach((at, i) => (items[at] = decoded[i]!));
 

@@ -53,7 +53,11 @@ export class DataKeyVault implements DataKeys {
         row.destroyed_at || !row.ciphertext || !row.iv || !row.auth_tag
           ? null
           : Buffer.from(
-              open(this.masterKey, { ciphertext: row.ciphertext, iv: row.iv, authTag: row.auth_tag }, row.key_id),
+              open(
+                this.masterKey,
+                { ciphertext: row.ciphertext, iv: row.iv, authTag: row.auth_tag },
+                row.key_id,
+              ),
               'hex',
             );
       this.cache.set(row.key_id, key);

@@ -2,3 +2,4 @@ export * from './aes-gcm';
 export * from './wallet-key-vault';
 export * from './data-key-vault';
 export * from './lru-map';
+export * from './account-erasure';
