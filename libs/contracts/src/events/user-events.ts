@@ -10,7 +10,8 @@ export const UserRegistered = defineEvent({
     providerSubject: z.string().min(1),
     email: z.email().nullable(),
   }),
-  personalData: ['email'],
+  // The subject is the provider's id of a person (in development it embeds the email).
+  personalData: ['providerSubject', 'email'],
 });
 
 export const DisplayNameSet = defineEvent({
