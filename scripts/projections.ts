@@ -27,7 +27,8 @@ async function main(): Promise<number> {
     return 64;
   }
   const config = loadConfigOrExit(gatewayEnv, 'projections');
-  const database = createDatabase(config.DATABASE_URL, { max: 1, applicationName: 'projections-cli' });
+  // Two: a release holds one in its transaction while the data keys of what it decodes load on the other.
+  const database = createDatabase(config.DATABASE_URL, { max: 2, applicationName: 'projections-cli' });
   try {
     if (command === 'parked') {
       const parked = await listParked(database.db, config.READ_MODEL_SCHEMA);

@@ -47,7 +47,10 @@ describe('gateway configuration', () => {
     expect(problems.join('\n')).not.toContain('hunter2');
   });
 
-  it('requires the wallet encryption key in production', () => {
-    expect(problemsOf({ NODE_ENV: 'production' })).toEqual(['WALLET_ENCRYPTION_KEY: required in production']);
+  it('requires the wallet and data encryption keys in production', () => {
+    expect(problemsOf({ NODE_ENV: 'production' })).toEqual([
+      'WALLET_ENCRYPTION_KEY: required in production',
+      'DATA_ENCRYPTION_KEY: required in production',
+    ]);
   });
 });
