@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { Kysely } from 'kysely';
-import { migrateSchema, SecretsDatabase, secretsMigrations } from '@shop/db';
+import { Kysely, Selectable } from 'kysely';
+import { DataKeysTable, migrateSchema, SecretsDatabase, secretsMigrations } from '@shop/db';
 import { DataKeyDestroyedError, DataKeys } from '@shop/eventstore';
 import { open, seal } from './aes-gcm';
 import { LruMap } from './lru-map';
@@ -12,6 +12,7 @@ import { LruMap } from './lru-map';
  */
 export class DataKeyVault implements DataKeys {
   private readonly cache: LruMap<string, Buffer | null>;
+  private readonly creating = new Map<string, Promise<Buffer | null>>();
 
   constructor(
     private readonly db: Kysely<SecretsDatabase>,
@@ -22,20 +23,36 @@ export class DataKeyVault implements DataKeys {
   }
 
   async keyForWriting(keyId: string): Promise<Buffer> {
-    const known = this.cache.get(keyId) ?? (await this.keysForReading(new Set([keyId]))).get(keyId);
-    if (known) return known;
-    if (known === null) throw new DataKeyDestroyedError(keyId);
+    const cached = this.cache.get(keyId);
+    if (cached) return cached;
+    if (cached === null) throw new DataKeyDestroyedError(keyId);
+    // Concurrent first writes of one subject in this process share one round trip.
+    let flight = this.creating.get(keyId);
+    if (!flight) {
+      flight = this.createOrLoad(keyId).finally(() => this.creating.delete(keyId));
+      this.creating.set(keyId, flight);
+    }
+    const key = await flight;
+    if (!key) throw new DataKeyDestroyedError(keyId);
+    return key;
+  }
+
+  /**
+   * One statement: inserts a new key, or returns the stored row (a live key or a tombstone) when
+   * there is one. Committed before the caller publishes anything sealed under it, so no stored
+   * ciphertext ever lacks its key. Processes racing on one subject all get the first insert's key.
+   */
+  private async createOrLoad(keyId: string): Promise<Buffer | null> {
     const sealed = seal(this.masterKey, randomBytes(32).toString('hex'), keyId);
-    // Concurrent first writers both generate; the first insert wins and both read it back.
-    await this.db
+    const row = await this.db
       .insertInto('data_keys')
       .values({ key_id: keyId, ciphertext: sealed.ciphertext, iv: sealed.iv, auth_tag: sealed.authTag })
-      .onConflict((oc) => oc.column('key_id').doNothing())
-      .execute();
-    this.cache.delete(keyId);
-    const stored = (await this.keysForReading(new Set([keyId]))).get(keyId);
-    if (!stored) throw new DataKeyDestroyedError(keyId);
-    return stored;
+      .onConflict((oc) => oc.column('key_id').doUpdateSet((eb) => ({ key_id: eb.ref('data_keys.key_id') })))
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    const key = this.unwrap(row);
+    this.cache.set(keyId, key);
+    return key;
   }
 
   async keysForReading(keyIds: ReadonlySet<string>): Promise<ReadonlyMap<string, Buffer | null>> {
@@ -49,21 +66,17 @@ export class DataKeyVault implements DataKeys {
     if (missing.length === 0) return found;
     const rows = await this.db.selectFrom('data_keys').selectAll().where('key_id', 'in', missing).execute();
     for (const row of rows) {
-      const key =
-        row.destroyed_at || !row.ciphertext || !row.iv || !row.auth_tag
-          ? null
-          : Buffer.from(
-              open(
-                this.masterKey,
-                { ciphertext: row.ciphertext, iv: row.iv, authTag: row.auth_tag },
-                row.key_id,
-              ),
-              'hex',
-            );
+      const key = this.unwrap(row);
       this.cache.set(row.key_id, key);
       found.set(row.key_id, key);
     }
     return found;
+  }
+
+  private unwrap(row: Selectable<DataKeysTable>): Buffer | null {
+    if (row.destroyed_at || !row.ciphertext || !row.iv || !row.auth_tag) return null;
+    const sealed = { ciphertext: row.ciphertext, iv: row.iv, authTag: row.auth_tag };
+    return Buffer.from(open(this.masterKey, sealed, row.key_id), 'hex');
   }
 
   /** Erases every personal field ever sealed under `keyId`; idempotent, and final. */
