@@ -60,7 +60,11 @@ export class InfrastructureModule implements OnApplicationShutdown {
           provide: DATA_KEYS,
           inject: [DATABASE],
           useFactory: (database: DatabaseHandle) =>
-            openDataKeyVault(database.db as Kysely<unknown>, config.SECRETS_SCHEMA, dataEncryptionKey(config)),
+            openDataKeyVault(
+              database.db as Kysely<unknown>,
+              config.SECRETS_SCHEMA,
+              dataEncryptionKey(config),
+            ),
         },
         {
           provide: EVENT_STORE,
