@@ -1,4 +1,7 @@
+import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { resolve } from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERASED } from '@shop/contracts';
 import { rebuildProjections, tableChecksums } from '@shop/projections';
@@ -159,6 +162,24 @@ describe('crypto-shredding', () => {
     expect(profile.json.email).toBe(kept.said.email);
 
     await expectRebuildEqualsLive();
+  });
+
+  it('an operator erases a user by id with npm run erase', async () => {
+    const { client, userId, sessionId, said } = await shopper();
+    const erase = (...args: string[]) =>
+      promisify(execFile)(process.execPath, ['-r', '@swc-node/register', 'scripts/erase.ts', ...args], {
+        cwd: resolve(__dirname, '../../..'),
+        env: { ...process.env, ...stack.env.env },
+      });
+    const { stdout } = await erase('user', userId);
+    expect(stdout).toContain(`user ${userId}: account closed; user key and 1 session keys destroyed`);
+    for (const text of await rawMessagesOf(subjectsOf(userId, sessionId))) {
+      for (const [field, value] of Object.entries(said)) expect(text, field).not.toContain(value);
+    }
+    const { events } = await stack.store.load('user', userId);
+    expect(events.at(-1)).toMatchObject({ type: 'AccountClosed', actor: { kind: 'operator' } });
+    expect((await client.request('GET', `/api/sessions/${sessionId}`)).status).toBe(404);
+    await expect(erase('user', 'not-a-uuid')).rejects.toMatchObject({ code: 64 });
   });
 
   it('refuses to close an account while an order is open, in the error envelope', async () => {
