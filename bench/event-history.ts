@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { AggregateName, NewEvent } from '@shop/contracts';
 import { EventStore } from '@shop/eventstore';
 
-type Step = [AggregateName, string, NewEvent];
+export type Step = [AggregateName, string, NewEvent];
 
 const hex = (bytes: number) => randomBytes(bytes).toString('hex');
 
@@ -108,8 +108,25 @@ export const eventsPerUser = 16;
  * sequence the previous one got), and many subjects are written at once.
  */
 export async function appendHistory(store: EventStore, users: number, inFlight: number): Promise<number> {
+  return appendChains(store, userHistories(users), inFlight);
+}
+
+/** The commit chains of `users` user histories, one chain per subject. */
+export function userHistories(users: number): Step[][] {
   const chains: Step[][] = [];
   for (let u = 0; u < users; u++) chains.push(...userHistory());
+  return chains;
+}
+
+/** Each chain's subject: its aggregate and id. */
+export const subjectsOf = (chains: readonly Step[][]): [AggregateName, string][] =>
+  chains.map((chain) => [chain[0]![0], chain[0]![1]]);
+
+export async function appendChains(
+  store: EventStore,
+  chains: readonly Step[][],
+  inFlight: number,
+): Promise<number> {
   let next = 0;
   let events = 0;
   await Promise.all(

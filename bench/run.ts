@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { cpus, loadavg } from 'node:os';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -6,9 +7,12 @@ import { eventCatalogue } from '@shop/contracts';
 import { createDatabase, ensureDatabase } from '@shop/db';
 import { connectNats, EventStore } from '@shop/eventstore';
 import { createRedis, redisReady } from '@shop/redis';
+import { openDataKeyVault } from '@shop/wallets';
 import { ApiClient } from './api-client';
 import { BenchNames, benchNames, startBenchStack } from './bench-stack';
 import { memory, pacedWrites, PhaseContext, rawPath, readPath, rebuild, writePath } from './phases';
+import { measureEncryptionCost } from './encryption-cost';
+import { eventsPerUser } from './event-history';
 import { renderTable, resultRows } from './report';
 import { onboardUsers } from './users';
 
@@ -16,10 +20,12 @@ import { onboardUsers } from './users';
  * `npm run bench`: starts the gateway and the projector on a stream and schema of their own,
  * onboards users, and measures the write path, the raw floor under it, the read path,
  * write-to-readable latency at a fixed rate, a rebuild of every projection from >= 200,000
- * events and the services' memory. Prints a table and writes bench/results/<timestamp>.json.
+ * events, the services' memory, and what sealing personal fields costs on appends and rebuild
+ * (a tenth of the rebuild's events, clear against sealed; alone: `npm run bench:encryption`).
+ * Prints a table and writes bench/results/<timestamp>.json.
  *
  * Flags: --seconds N per load phase (20), --concurrency N (32), --events N for the rebuild
- * (200000), --phases write,raw,read,paced,rebuild (all), --profile (V8 CPU profiles of the
+ * (200000), --phases write,raw,read,paced,rebuild,encryption (all), --profile (V8 CPU profiles of the
  * gateway and projector under bench/results/profiles-*), --projector-env KEY=VALUE (see below),
  * --keep (leave streams and schemas).
  */
@@ -31,7 +37,7 @@ const option = (name: string, fallback: string) => {
 const seconds = Number(option('seconds', '20'));
 const concurrency = Number(option('concurrency', '32'));
 const minEvents = Number(option('events', '200000'));
-const phases = new Set(option('phases', 'write,raw,read,paced,rebuild').split(','));
+const phases = new Set(option('phases', 'write,raw,read,paced,rebuild,encryption').split(','));
 const fixedCommandRate = 200;
 const usersPerWorker = 4;
 const profileDir = args.includes('--profile')
@@ -102,11 +108,12 @@ async function main(): Promise<void> {
       api,
       users: await onboardUsers(api, concurrency * usersPerWorker, 16, names.runId),
       db,
-      openStore: (suffix) =>
+      openStore: async (suffix) =>
         EventStore.create(nc, {
           stream: `${names.stream}_${suffix}`.toUpperCase(),
           subjectPrefix: `${names.subjectPrefix}${suffix}`,
           catalogue: eventCatalogue,
+          dataKeys: await openDataKeyVault(db, `${names.schema}_${suffix}_keys`, randomBytes(32)),
         }),
       concurrency,
       seconds,
@@ -118,6 +125,16 @@ async function main(): Promise<void> {
     if (phases.has('paced')) results.writeToReadable = await pacedWrites(ctx, fixedCommandRate);
     results.memory = await memory(ctx);
     if (phases.has('rebuild')) results.rebuild = await rebuild(ctx, minEvents);
+    if (phases.has('encryption')) {
+      results.encryption = await measureEncryptionCost({
+        nc,
+        db,
+        name: `${names.schema}_enc`,
+        users: Math.ceil(minEvents / 10 / eventsPerUser),
+        rounds: 2,
+        log,
+      });
+    }
   } finally {
     await api.close();
     await stack.stop();
@@ -161,7 +178,7 @@ async function cleanUp(nc: Awaited<ReturnType<typeof connectNats>>, db: Kysely<u
   for (const stream of [names.stream, `${names.stream}_RAW`, `${names.stream}_RB`]) {
     await jsm.streams.delete(stream).catch(() => undefined);
   }
-  for (const suffix of ['', '_secrets', '_raw', '_rb', '_rb_copy', '_rba']) {
+  for (const suffix of ['', '_secrets', '_raw', '_rb', '_rb_keys', '_rb_copy', '_rba']) {
     await sql`DROP SCHEMA IF EXISTS ${sql.id(`${names.schema}${suffix}`)} CASCADE`.execute(db);
   }
   const redis = createRedis(env.REDIS_URL ?? 'redis://127.0.0.1:6379', '');

@@ -1,11 +1,12 @@
 import { Kysely } from 'kysely';
-import { gatewayEnv, loadConfigOrExit } from '@shop/config';
+import { dataEncryptionKey, gatewayEnv, loadConfigOrExit } from '@shop/config';
 import { eventCatalogue } from '@shop/contracts';
 import { createDatabase, DatabaseHandle, ReactionsDatabase } from '@shop/db';
 import { connectNats, EventStore } from '@shop/eventstore';
 import { listParked, releaseParked } from '@shop/projections';
 import { PostgresReactionParking } from '@shop/reactions';
 import { readModelProjections } from '@shop/read-models';
+import { openDataKeyVault } from '@shop/wallets';
 
 const usage = `Usage: npm run projections -- <command>
   parked                                list the parked subjects of every projection, and the
@@ -26,7 +27,8 @@ async function main(): Promise<number> {
     return 64;
   }
   const config = loadConfigOrExit(gatewayEnv, 'projections');
-  const database = createDatabase(config.DATABASE_URL, { max: 1, applicationName: 'projections-cli' });
+  // Two: a release holds one in its transaction while the data keys of what it decodes load on the other.
+  const database = createDatabase(config.DATABASE_URL, { max: 2, applicationName: 'projections-cli' });
   try {
     if (command === 'parked') {
       const parked = await listParked(database.db, config.READ_MODEL_SCHEMA);
@@ -71,6 +73,11 @@ async function main(): Promise<number> {
         stream: config.EVENT_STREAM,
         subjectPrefix: config.EVENT_SUBJECT_PREFIX,
         catalogue: eventCatalogue,
+        dataKeys: await openDataKeyVault(
+          database.db as Kysely<unknown>,
+          config.SECRETS_SCHEMA,
+          dataEncryptionKey(config),
+        ),
       });
       const result = await releaseParked({
         store,

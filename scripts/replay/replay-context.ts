@@ -1,9 +1,10 @@
 import { Kysely } from 'kysely';
 import { eventCatalogue } from '@shop/contracts';
-import { SharedConfig } from '@shop/config';
+import { dataEncryptionKey, SharedConfig } from '@shop/config';
 import { createDatabase, ReadModelDatabase } from '@shop/db';
 import { connectNats, EventStore } from '@shop/eventstore';
 import { Projection } from '@shop/projections';
+import { openDataKeyVault } from '@shop/wallets';
 import { ProgressReporter } from './progress';
 
 export interface ReplayContext {
@@ -29,16 +30,21 @@ export async function openReplayContext(
   projections: readonly Projection[],
 ): Promise<ReplayContext & { close(): Promise<void> }> {
   const nc = await connectNats(config.NATS_URL, 'replay');
+  // One connection holds the live pause while the others write the rebuild and compare.
+  const database = createDatabase(config.DATABASE_URL, { max: 6, applicationName: 'replay' });
   try {
     const store = await EventStore.create(nc, {
       stream: config.EVENT_STREAM,
       subjectPrefix: config.EVENT_SUBJECT_PREFIX,
       catalogue: eventCatalogue,
+      dataKeys: await openDataKeyVault(
+        database.db as Kysely<unknown>,
+        config.SECRETS_SCHEMA,
+        dataEncryptionKey(config),
+      ),
     });
     // Fails here, clearly, when the stream is missing; a replay never creates or changes it.
     await store.lastStreamSequence();
-    // One connection holds the live pause while the others write the rebuild and compare.
-    const database = createDatabase(config.DATABASE_URL, { max: 6, applicationName: 'replay' });
     return {
       store,
       db: database.db,
@@ -53,6 +59,7 @@ export async function openReplayContext(
       },
     };
   } catch (error) {
+    await database.close();
     await nc.close();
     throw error;
   }

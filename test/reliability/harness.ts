@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import { Writable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { sql } from 'kysely';
+import { Kysely, sql } from 'kysely';
 import { NatsConnection } from 'nats';
 import pg from 'pg';
 import pino from 'pino';
@@ -17,6 +17,7 @@ import { rebuildProjections, TableChecksum, tableChecksums } from '@shop/project
 import { readModelProjections } from '@shop/read-models';
 import { createRedis, redisReady } from '@shop/redis';
 import { ProviderSandbox, startProviderSandbox } from '@shop/sandbox-provider';
+import { DataKeyVault, openDataKeyVault } from '@shop/wallets';
 import {
   freePort,
   ServiceProcess,
@@ -33,6 +34,7 @@ export type { TestResponse } from '../../services/gateway/test/stack';
 
 export const devJwtSecret = 'reliability-dev-secret-0123456789abcdef0123';
 export const walletEncryptionKey = randomBytes(32).toString('hex');
+export const dataEncryptionKeyHex = randomBytes(32).toString('hex');
 export const webhookSecret = `whsec_${randomBytes(24).toString('base64')}`;
 export const depositSecret = `deposit-${randomBytes(16).toString('hex')}`;
 export const providerApiKey = `sk_test_${randomBytes(16).toString('hex')}`;
@@ -190,6 +192,7 @@ export class Stack {
       HOST: '127.0.0.1',
       DEV_JWT_SECRET: devJwtSecret,
       WALLET_ENCRYPTION_KEY: walletEncryptionKey,
+      DATA_ENCRYPTION_KEY: dataEncryptionKeyHex,
       PROVIDER_API_URL: provider.url,
       PROVIDER_API_KEY: provider.apiKey,
       PROVIDER_JWKS_URL: provider.jwksUrl,
@@ -290,6 +293,7 @@ export class Stack {
         subjectPrefix: this.env.subjectPrefix,
         catalogue: eventCatalogue,
         replicas: Number(this.vars.EVENT_STREAM_REPLICAS ?? 1),
+        dataKeys: await this.dataKeys(),
       });
       this.storeHandle = { nc, store };
     }
@@ -308,6 +312,15 @@ export class Stack {
       last = now;
     }
     return last;
+  }
+
+  /** The data keys the stack's services seal personal fields with. */
+  dataKeys(): Promise<DataKeyVault> {
+    return openDataKeyVault(
+      this.database.db as Kysely<unknown>,
+      this.vars.SECRETS_SCHEMA!,
+      Buffer.from(this.vars.DATA_ENCRYPTION_KEY!, 'hex'),
+    );
   }
 
   get database(): DatabaseHandle {

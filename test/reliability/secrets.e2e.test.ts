@@ -19,6 +19,7 @@ import {
   readModelTables,
   Stack,
   walletEncryptionKey,
+  dataEncryptionKeyHex,
   webhookSecret,
   writeFigures,
 } from './harness';
@@ -198,6 +199,9 @@ describe('secrets never reach logs or events', () => {
     remember('WALLET_ENCRYPTION_KEY', walletEncryptionKey);
     remember('WALLET_ENCRYPTION_KEY (upper case)', walletEncryptionKey.toUpperCase());
     remember('WALLET_ENCRYPTION_KEY (base64)', Buffer.from(walletEncryptionKey, 'hex').toString('base64'));
+    remember('DATA_ENCRYPTION_KEY', dataEncryptionKeyHex);
+    remember('DATA_ENCRYPTION_KEY (upper case)', dataEncryptionKeyHex.toUpperCase());
+    remember('DATA_ENCRYPTION_KEY (base64)', Buffer.from(dataEncryptionKeyHex, 'hex').toString('base64'));
     remember('PROVIDER_API_KEY', providerApiKey);
     remember('PROVIDER_WEBHOOK_SECRET', webhookSecret);
     remember('PROVIDER_WEBHOOK_SECRET (key)', webhookSecret.replace(/^whsec_/, ''));
@@ -228,6 +232,16 @@ describe('secrets never reach logs or events', () => {
         `wallet key of ${user_id} (hex)`,
         Buffer.from(decodeSuiPrivateKey(keypair!.getSecretKey()).secretKey).toString('hex'),
       );
+    }
+
+    // The data keys personal fields are sealed under, unwrapped the way the services do.
+    const { rows: subjects } = await sql<{ key_id: string }>`
+      SELECT key_id FROM ${sql.table(`${stack.vars.SECRETS_SCHEMA}.data_keys`)}`.execute(stack.database.db);
+    expect(subjects.length).toBeGreaterThanOrEqual(3);
+    const dataKeys = await (await stack.dataKeys()).keysForReading(new Set(subjects.map((s) => s.key_id)));
+    for (const [keyId, key] of dataKeys) {
+      remember(`data key of ${keyId} (hex)`, key!.toString('hex'));
+      remember(`data key of ${keyId} (base64)`, key!.toString('base64'));
     }
 
     // Everything the run left behind.
@@ -265,8 +279,10 @@ describe('secrets never reach logs or events', () => {
     expect(gateway.process.output().match(/"msg":"request"/g)?.length ?? 0).toBeGreaterThan(20);
     expect(gateway.process.output()).toMatch(/"level":(40|50)/);
     expect(events).toBeGreaterThan(20);
-    // The search reads real content: personal data (which events may hold) is found where expected.
-    expect(streamText).toContain(email);
+    // The search reads real content: personal data is in the read model, and only sealed in the stream.
+    expect(rows).toContain(email);
+    expect(streamText).not.toContain(email);
+    expect(streamText).toMatch(/"email":\{"kid":"user:/);
     expect(rows).toContain(suiAddress);
     const leaks: string[] = [];
     for (const [value, what] of seen) {

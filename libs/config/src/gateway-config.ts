@@ -35,7 +35,6 @@ export const gatewayEnv = sharedEnv
     CHAIN_RPC_URL: url.optional(),
     ...indexerFields,
     WALLET_ENCRYPTION_KEY: hex32Bytes.optional(),
-    SECRETS_SCHEMA: sqlIdentifier.default('secrets'),
     REACTIONS_SCHEMA: sqlIdentifier.default('reactions'),
     REACTION_MAX_DELIVERIES: z.coerce.number().int().min(1).max(100).default(10),
     PROVIDER_JWKS_URL: url.optional(),
@@ -75,6 +74,9 @@ export const gatewayEnv = sharedEnv
           for (const name of productionVariables) {
             if (!env[name]) ctx.addIssue({ code: 'custom', path: [name], message: 'required in production' });
           }
+        }
+        if (env.NODE_ENV === 'production' && !env.DATA_ENCRYPTION_KEY) {
+          ctx.addIssue({ code: 'custom', path: ['DATA_ENCRYPTION_KEY'], message: 'required in production' });
         }
         if (env.CART_SERVICE !== 'onchain') return;
         for (const name of onchainVariables) {

@@ -8,3 +8,4 @@ export * from './analytics-config';
 export * from './provider-sandbox-config';
 export * from './chain-config';
 export * from './chain-indexer-config';
+export * from './data-encryption-key';

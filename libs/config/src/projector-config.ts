@@ -1,16 +1,19 @@
 import { z } from 'zod';
 import { port } from './env-types';
+import { dataEncryptionKeyRequiredInProduction } from './data-encryption-key';
 import { sharedEnv } from './shared-config';
 
-export const projectorEnv = sharedEnv.extend({
-  /** /metrics, /ready and /health of the projector, which has no other HTTP port. */
-  METRICS_PORT: port(9464),
-  PROJECTOR_BATCH_SIZE: z.coerce.number().int().min(1).max(10_000).default(500),
-  PROJECTOR_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(3),
-  PROJECTIONS: z
-    .string()
-    .optional()
-    .transform((v) => (v ? v.split(',').map((s) => s.trim()) : undefined)),
-});
+export const projectorEnv = sharedEnv
+  .extend({
+    /** /metrics, /ready and /health of the projector, which has no other HTTP port. */
+    METRICS_PORT: port(9464),
+    PROJECTOR_BATCH_SIZE: z.coerce.number().int().min(1).max(10_000).default(500),
+    PROJECTOR_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(3),
+    PROJECTIONS: z
+      .string()
+      .optional()
+      .transform((v) => (v ? v.split(',').map((s) => s.trim()) : undefined)),
+  })
+  .check(dataEncryptionKeyRequiredInProduction);
 
 export type ProjectorConfig = z.output<typeof projectorEnv>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { natsToken, sqlIdentifier } from './env-types';
+import { hex32Bytes, natsToken, sqlIdentifier } from './env-types';
 
 /** Variables every process of the stack reads. */
 export const sharedEnv = z.object({
@@ -13,6 +13,9 @@ export const sharedEnv = z.object({
   EVENT_SUBJECT_PREFIX: natsToken.default('shop'),
   EVENT_STREAM_REPLICAS: z.coerce.number().int().min(1).max(5).default(1),
   READ_MODEL_SCHEMA: sqlIdentifier.default('read_model'),
+  /** Master key wrapping the data keys of personal data (see dataEncryptionKey). */
+  DATA_ENCRYPTION_KEY: hex32Bytes.optional(),
+  SECRETS_SCHEMA: sqlIdentifier.default('secrets'),
 });
 
 export type SharedConfig = z.output<typeof sharedEnv>;

@@ -55,16 +55,18 @@ describe('gateway configuration', () => {
     expect(problems.join('\n')).not.toContain('hunter2');
   });
 
-  it('requires the wallet encryption key, and the provider token issuer and audience, in production', () => {
+  it('requires the wallet and data encryption keys, and the provider token issuer and audience, in production', () => {
     expect(problemsOf({ NODE_ENV: 'production' })).toEqual([
       'WALLET_ENCRYPTION_KEY: required in production',
       'PROVIDER_JWT_ISSUER: required in production',
       'PROVIDER_JWT_AUDIENCE: required in production',
+      'DATA_ENCRYPTION_KEY: required in production',
     ]);
     expect(
       problemsOf({
         NODE_ENV: 'production',
         WALLET_ENCRYPTION_KEY: 'ab'.repeat(32),
+        DATA_ENCRYPTION_KEY: 'cd'.repeat(32),
         PROVIDER_JWKS_URL: 'https://provider.example/.well-known/jwks.json',
         PROVIDER_JWT_ISSUER: 'https://provider.example',
       }),

@@ -1,6 +1,13 @@
 import { z } from 'zod';
 import { EventDefinition, Upcaster } from './event-definition';
 import { EventEnvelope } from './event-envelope';
+import { dataKeyIdFor, erasedValueFor } from './personal-data';
+
+/** A top-level data field holding personal data, and what it reads as once erased. */
+export interface PersonalField {
+  readonly name: string;
+  readonly erased: unknown;
+}
 
 export class UnknownEventTypeError extends Error {
   constructor(readonly type: string) {
@@ -27,11 +34,13 @@ export class EventDataError extends Error {
 export class EventCatalogue {
   private readonly byType = new Map<string, EventDefinition>();
   private readonly upcasters = new Map<string, Upcaster>();
+  private readonly personal = new Map<string, readonly PersonalField[]>();
 
   constructor(definitions: readonly EventDefinition[], upcasters: readonly Upcaster[] = []) {
     for (const definition of definitions) {
       if (this.byType.has(definition.type)) throw new Error(`event type defined twice: ${definition.type}`);
       this.byType.set(definition.type, definition);
+      this.personal.set(definition.type, personalFieldsOf(definition));
     }
     for (const upcaster of upcasters) {
       const current = this.definition(upcaster.type);
@@ -57,6 +66,12 @@ export class EventCatalogue {
 
   has(type: string): boolean {
     return this.byType.has(type);
+  }
+
+  /** The fields written encrypted under the aggregate's data key; empty for most types. */
+  personalFields(type: string): readonly PersonalField[] {
+    this.definition(type);
+    return this.personal.get(type)!;
   }
 
   definition(type: string): EventDefinition {
@@ -87,4 +102,19 @@ export class EventCatalogue {
     }
     return { version: definition.version, data: this.validate(envelope.type, data) };
   }
+}
+
+/** Personal fields are top-level keys of an object schema, so sealing never walks nested data. */
+function personalFieldsOf(definition: EventDefinition): readonly PersonalField[] {
+  if (definition.personalData.length === 0) return [];
+  dataKeyIdFor(definition.aggregate, 'probe');
+  if (!(definition.schema instanceof z.ZodObject)) {
+    throw new Error(`${definition.type}: personal data needs an object schema`);
+  }
+  const shape = definition.schema.shape as Record<string, z.ZodType>;
+  return definition.personalData.map((name) => {
+    const field = shape[name];
+    if (!field) throw new Error(`${definition.type}: personal field ${name} is not a top-level field`);
+    return { name, erased: erasedValueFor(field, `${definition.type}.${name}`) };
+  });
 }

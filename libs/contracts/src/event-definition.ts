@@ -7,7 +7,7 @@ export interface EventDefinition<T extends string = string, S extends z.ZodType 
   readonly aggregate: AggregateName;
   readonly description: string;
   readonly schema: S;
-  /** Field paths holding personal data, so a future crypto-shredding step can find them. */
+  /** Top-level data fields holding personal data: stored encrypted under the subject's data key. */
   readonly personalData: readonly string[];
 }
 

@@ -4,6 +4,7 @@ export * from './event-envelope';
 export * from './event-definition';
 export * from './event-catalogue';
 export * from './recorded-event';
+export * from './personal-data';
 export * from './catalogue';
 export * from './events/user-events';
 export * from './events/cart-events';

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { aggregates } from './aggregates';
 import { EventCatalogue } from './event-catalogue';
 import { actorSchema } from './event-envelope';
+import { sealedValueSchema } from './personal-data';
 
 type Json = Record<string, unknown>;
 
@@ -12,6 +13,18 @@ function schemaOf(schema: z.ZodType): Json {
 }
 
 const pascal = (name: string) => name.replace(/(^|-)([a-z])/g, (_, __, c: string) => c.toUpperCase());
+
+/** Data as stored: a personal field is sealed, or in clear when written before encryption. */
+function storedDataSchema(catalogue: EventCatalogue, type: string): z.ZodType {
+  const definition = catalogue.definition(type);
+  const fields = catalogue.personalFields(type);
+  if (fields.length === 0) return definition.schema;
+  const object = definition.schema as z.ZodObject;
+  const shape = object.shape as Record<string, z.ZodType>;
+  return object.extend(
+    Object.fromEntries(fields.map((f) => [f.name, z.union([sealedValueSchema, shape[f.name]!])])),
+  );
+}
 
 /** The full envelope of one event type at its current version, as JSON Schema. */
 function eventSchema(catalogue: EventCatalogue, type: string): Json {
@@ -43,7 +56,7 @@ function eventSchema(catalogue: EventCatalogue, type: string): Json {
       correlationId: { type: 'string' },
       causationId: { type: ['string', 'null'] },
       actor: schemaOf(actorSchema),
-      data: schemaOf(definition.schema),
+      data: schemaOf(storedDataSchema(catalogue, type)),
     },
     'x-aggregate': definition.aggregate,
     'x-personal-data': definition.personalData,

@@ -118,3 +118,31 @@ describe('user decider: wallet provisioning', () => {
     ]);
   });
 });
+
+describe('closing an account', () => {
+  const closed: UserEvent = { type: 'AccountClosed', data: { by: 'user' } };
+  const close = (hasOpenOrder = false): UserCommand => ({ type: 'CloseAccount', by: 'user', hasOpenOrder });
+
+  it('closes a registered account', () => {
+    expect(when(close(), registered, named)).toEqual([{ type: 'AccountClosed', data: { by: 'user' } }]);
+  });
+
+  it('is refused while an order is open', () => {
+    expect(refusal(close(true), registered, named)).toMatchObject({ kind: 'conflict', code: 'ORDER_OPEN' });
+  });
+
+  it('closing again is a no-op', () => {
+    expect(when(close(), registered, closed)).toEqual([]);
+  });
+
+  it('a closed account takes no command: not a new login, not a new name', () => {
+    const login: UserCommand = { type: 'RegisterUser', providerSubject: 'p|1', email: null };
+    expect(refusal(login, registered, closed)).toMatchObject({ kind: 'forbidden', code: 'ACCOUNT_CLOSED' });
+    const rename: UserCommand = { type: 'SetDisplayName', displayName: 'Ada' };
+    expect(refusal(rename, registered, closed)).toMatchObject({ code: 'ACCOUNT_CLOSED' });
+  });
+
+  it('an unknown user cannot be closed', () => {
+    expect(refusal(close())).toMatchObject({ code: 'USER_NOT_FOUND' });
+  });
+});

@@ -9,6 +9,7 @@ import {
   parseSubject,
   RecordedEvent,
 } from '@shop/contracts';
+import { openEnvelopeData, sealedKeyIds } from './personal-data-cipher';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -47,18 +48,40 @@ export function encodeCommit(commit: Commit): Uint8Array {
   return encoder.encode(JSON.stringify(commit));
 }
 
-/** Reads one stored message back into current-version events, with their stream positions. */
-export function decodeCommit(
+export function parseCommit(payload: Uint8Array): Commit {
+  return commitSchema.parse(JSON.parse(decoder.decode(payload)));
+}
+
+/** The data key ids a stored commit's sealed fields need. */
+export function commitKeyIds(
+  catalogue: EventCatalogue,
+  commit: Commit,
+  into = new Set<string>(),
+): Set<string> {
+  for (const envelope of commit.events) sealedKeyIds(catalogue, envelope, into);
+  return into;
+}
+
+/**
+ * A stored commit as current-version events with their stream positions. Sealed personal fields
+ * are opened with `keys` (null: a reader without keys, which sees them as erased) before the
+ * upcasters run, so upcasters and readers only ever see the clear shape.
+ */
+export function recordCommit(
   catalogue: EventCatalogue,
   subjectPrefix: string,
   subject: string,
   sequence: number,
-  payload: Uint8Array,
+  commit: Commit,
+  keys: ReadonlyMap<string, Buffer | null> | null,
 ): RecordedEvent[] {
-  const commit = commitSchema.parse(JSON.parse(decoder.decode(payload)));
   const { aggregate } = parseSubject(subjectPrefix, subject);
   return commit.events.map((envelope, index) => {
-    const { version, data } = catalogue.upcast(envelope);
+    const { version, data } = catalogue.upcast({
+      type: envelope.type,
+      version: envelope.version,
+      data: openEnvelopeData(catalogue, envelope, keys),
+    });
     return {
       ...envelope,
       version,
@@ -70,4 +93,16 @@ export function decodeCommit(
       commandId: commit.commandId,
     };
   });
+}
+
+/** Reads one stored message back into current-version events, with their stream positions. */
+export function decodeCommit(
+  catalogue: EventCatalogue,
+  subjectPrefix: string,
+  subject: string,
+  sequence: number,
+  payload: Uint8Array,
+  keys: ReadonlyMap<string, Buffer | null> | null = null,
+): RecordedEvent[] {
+  return recordCommit(catalogue, subjectPrefix, subject, sequence, parseCommit(payload), keys);
 }

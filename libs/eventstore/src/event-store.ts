@@ -13,8 +13,25 @@ import {
   nuid,
   StoredMsg,
 } from 'nats';
-import { AggregateName, EventCatalogue, NewEvent, RecordedEvent, subjectFor } from '@shop/contracts';
-import { buildCommit, CommitMetadata, decodeCommit, encodeCommit } from './commit-codec';
+import {
+  AggregateName,
+  Commit,
+  dataKeyIdFor,
+  EventCatalogue,
+  NewEvent,
+  RecordedEvent,
+  subjectFor,
+} from '@shop/contracts';
+import {
+  buildCommit,
+  CommitMetadata,
+  commitKeyIds,
+  encodeCommit,
+  parseCommit,
+  recordCommit,
+} from './commit-codec';
+import { DataKeys } from './data-keys';
+import { sealEnvelope } from './personal-data-cipher';
 import { EventStoreUnavailableError, WrongExpectedSequenceError } from './errors';
 import { eventStreamConfig } from './stream-definition';
 
@@ -25,6 +42,11 @@ export interface EventStoreOptions {
   replicas?: number;
   /** Publish acknowledgement deadline. */
   timeoutMs?: number;
+  /**
+   * The data keys personal fields are sealed and opened with. Without them the store writes no
+   * personal data and reads every sealed field as erased (enough for ids and amounts).
+   */
+  dataKeys?: DataKeys;
 }
 
 export interface AppendOptions extends CommitMetadata {
@@ -63,6 +85,8 @@ const READ_ATTEMPTS = 8;
 /** Creating a read consumer takes milliseconds; one placed on a lost node never answers. */
 const READ_CONSUMER_CREATE_TIMEOUT_MS = 2000;
 
+const asError = (error: unknown): Error => (error instanceof Error ? error : new Error(String(error)));
+
 function apiErrorCode(error: unknown): number | undefined {
   return (error as NatsError | undefined)?.api_error?.err_code;
 }
@@ -80,6 +104,7 @@ export class EventStore {
   readonly stream: string;
   readonly subjectPrefix: string;
   readonly catalogue: EventCatalogue;
+  readonly dataKeys: DataKeys | null;
   private readonly timeoutMs: number;
   private readonly appendListeners = new Set<(events: readonly RecordedEvent[]) => void>();
   /** False between a disconnect and the reconnect: calls then fail at once instead of waiting out the timeout. */
@@ -95,6 +120,7 @@ export class EventStore {
     this.stream = options.stream;
     this.subjectPrefix = options.subjectPrefix;
     this.catalogue = options.catalogue;
+    this.dataKeys = options.dataKeys ?? null;
     this.timeoutMs = options.timeoutMs ?? 5000;
     void this.watchConnection();
   }
@@ -150,10 +176,11 @@ export class EventStore {
   ): Promise<AppendResult> {
     const subject = this.subject(aggregate, aggregateId);
     const commit = buildCommit(this.catalogue, aggregateId, events, options);
+    const stored = await this.sealed(aggregate, aggregateId, commit);
     this.ensureConnected();
     let ack;
     try {
-      ack = await this.js.publish(subject, encodeCommit(commit), {
+      ack = await this.js.publish(subject, encodeCommit(stored), {
         msgID: options.commandId,
         expect: { lastSubjectSequence: options.expectedSequence },
         timeout: this.timeoutMs,
@@ -181,6 +208,15 @@ export class EventStore {
     return { sequence: ack.seq, duplicate: false, events: recorded };
   }
 
+  /** The commit as it is stored: its events' personal fields sealed under the subject's data key. */
+  private async sealed(aggregate: AggregateName, aggregateId: string, commit: Commit): Promise<Commit> {
+    if (!commit.events.some((e) => this.catalogue.personalFields(e.type).length > 0)) return commit;
+    if (!this.dataKeys) throw new Error('this event store has no data keys: it cannot write personal data');
+    const keyId = dataKeyIdFor(aggregate, aggregateId);
+    const key = await this.dataKeys.keyForWriting(keyId);
+    return { ...commit, events: commit.events.map((e) => sealEnvelope(this.catalogue, e, keyId, key)) };
+  }
+
   /**
    * Calls `listener` with the events of every commit this store appends (a repeated command
    * id stores nothing and is not reported), e.g. to count them in metrics. Returns the way to stop.
@@ -204,7 +240,7 @@ export class EventStore {
     for (let reads = 0; reads < DIRECT_READ_LIMIT; reads++) {
       const message = await this.getMessage({ seq: version + 1, next_by_subj: subject });
       if (!message) return { events, version };
-      events.push(...this.decode(message.subject, message.seq, message.data));
+      events.push(...(await this.decode(message.subject, message.seq, message.data)));
       version = message.seq;
     }
     const rest = await this.readSubjectWithConsumer(subject, version);
@@ -213,7 +249,7 @@ export class EventStore {
 
   async readCommit(sequence: number): Promise<RecordedEvent[] | null> {
     const message = await this.getMessage({ seq: sequence });
-    return message ? this.decode(message.subject, message.seq, message.data) : null;
+    return message ? await this.decode(message.subject, message.seq, message.data) : null;
   }
 
   async lastStreamSequence(): Promise<number> {
@@ -227,7 +263,7 @@ export class EventStore {
    */
   async *read(fromSequence = 1, untilSequence?: number): AsyncGenerator<RecordedEvent[]> {
     for await (const message of this.readRaw(fromSequence, untilSequence)) {
-      yield this.decode(message.subject, message.sequence, message.data);
+      yield await this.decode(message.subject, message.sequence, message.data);
     }
   }
 
@@ -243,8 +279,13 @@ export class EventStore {
     const last = await this.lastSequence(subject);
     const events: RecordedEvent[] = [];
     if (last <= afterSequence) return { events, version: afterSequence };
+    const raws: RawCommit[] = [];
     for await (const message of this.readWithConsumer(afterSequence + 1, last, subject)) {
-      events.push(...this.decode(message.subject, message.seq, message.data));
+      raws.push({ sequence: message.seq, subject: message.subject, data: message.data });
+    }
+    for (const decoded of await this.decodeAll(raws)) {
+      if (decoded instanceof Error) throw decoded;
+      events.push(...decoded);
     }
     return { events, version: last };
   }
@@ -316,8 +357,39 @@ export class EventStore {
     }
   }
 
-  private decode(subject: string, sequence: number, payload: Uint8Array): RecordedEvent[] {
-    return decodeCommit(this.catalogue, this.subjectPrefix, subject, sequence, payload);
+  /** One stored message as current-version events, its sealed fields opened. */
+  async decode(subject: string, sequence: number, payload: Uint8Array): Promise<RecordedEvent[]> {
+    const [decoded] = await this.decodeAll([{ subject, sequence, data: payload }]);
+    if (decoded instanceof Error) throw decoded;
+    return decoded!;
+  }
+
+  /**
+   * Many stored messages, with the data keys of all of them loaded in one round trip. A message
+   * that cannot be decoded is its own error, so one bad message does not fail the rest; failing
+   * to load the keys fails the whole call, as it says nothing about the messages.
+   */
+  async decodeAll(raws: readonly RawCommit[]): Promise<Array<RecordedEvent[] | Error>> {
+    const parsed = raws.map((raw) => {
+      try {
+        return parseCommit(raw.data);
+      } catch (error) {
+        return asError(error);
+      }
+    });
+    const keyIds = new Set<string>();
+    for (const commit of parsed) if (!(commit instanceof Error)) commitKeyIds(this.catalogue, commit, keyIds);
+    const keys = this.dataKeys && keyIds.size > 0 ? await this.dataKeys.keysForReading(keyIds) : null;
+    const opened = this.dataKeys ? (keys ?? new Map<string, Buffer | null>()) : null;
+    return parsed.map((commit, i) => {
+      if (commit instanceof Error) return commit;
+      const raw = raws[i]!;
+      try {
+        return recordCommit(this.catalogue, this.subjectPrefix, raw.subject, raw.sequence, commit, opened);
+      } catch (error) {
+        return asError(error);
+      }
+    });
   }
 
   private async getMessage(

@@ -1,4 +1,5 @@
 import { eventCatalogue } from '@shop/contracts';
+import { DataKeys } from './data-keys';
 import { EventStore } from './event-store';
 import { connectNats } from './nats-connection';
 
@@ -11,13 +12,18 @@ export interface EventStreamSettings {
 }
 
 /** Connects (one connection per process), opens the stream and makes sure it matches infra/. */
-export async function openEventStore(settings: EventStreamSettings, clientName: string): Promise<EventStore> {
+export async function openEventStore(
+  settings: EventStreamSettings,
+  clientName: string,
+  dataKeys?: DataKeys,
+): Promise<EventStore> {
   const nc = await connectNats(settings.NATS_URL, clientName);
   const store = await EventStore.create(nc, {
     stream: settings.EVENT_STREAM,
     subjectPrefix: settings.EVENT_SUBJECT_PREFIX,
     catalogue: eventCatalogue,
     replicas: settings.EVENT_STREAM_REPLICAS,
+    dataKeys,
   });
   await store.ensureStream();
   return store;

@@ -1,25 +1,16 @@
-import { decodeCommit, EventStore } from '@shop/eventstore';
+import { EventStore, RawCommit } from '@shop/eventstore';
 import { BatchItem } from './batch-applier';
 
-/** A message that cannot be decoded becomes an item to park, never a crash of the reader. */
-export function decodeBatchItem(
-  store: EventStore,
-  subject: string,
-  sequence: number,
-  data: Uint8Array,
-): BatchItem {
-  try {
-    return {
-      sequence,
-      subject,
-      events: decodeCommit(store.catalogue, store.subjectPrefix, subject, sequence, data),
-    };
-  } catch (error) {
-    return {
-      sequence,
-      subject,
-      events: null,
-      decodeError: error instanceof Error ? error.message : String(error),
-    };
-  }
+/**
+ * Decodes a batch with one load of the data keys it needs. A message that cannot be decoded
+ * becomes an item to park, never a crash of the reader.
+ */
+export async function decodeBatchItems(store: EventStore, raws: readonly RawCommit[]): Promise<BatchItem[]> {
+  const decoded = await store.decodeAll(raws);
+  return raws.map(({ sequence, subject }, i) => {
+    const events = decoded[i]!;
+    return events instanceof Error
+      ? { sequence, subject, events: null, decodeError: events.message }
+      : { sequence, subject, events };
+  });
 }

@@ -4,7 +4,7 @@ import pg from 'pg';
 import { RecordedEvent } from '@shop/contracts';
 import { EventStore } from '@shop/eventstore';
 import { BatchApplier, BatchItem, BatchOutcome, CheckpointMovedError } from './batch-applier';
-import { decodeBatchItem } from './batch-item';
+import { decodeBatchItems } from './batch-item';
 import { checkpointSubject, consumerNameFor } from './checkpoint-subject';
 import { AnyKysely, AnyProjection } from './projection';
 import { isTransientError } from './transient-error';
@@ -217,6 +217,7 @@ export class ProjectionRunner {
     const { store, projection } = this.options;
     const items: BatchItem[] = [];
     const taken: JsMsg[] = [];
+    const toDecode: number[] = [];
     for (const message of batch) {
       if (message.seq <= this.position) {
         message.ack();
@@ -230,13 +231,19 @@ export class ProjectionRunner {
       }
       taken.push(message);
       // Another aggregate's commit has nothing for this projection: not even worth decoding.
-      items.push(
-        this.reads(message.subject)
-          ? decodeBatchItem(store, message.subject, message.seq, message.data)
-          : { sequence: message.seq, subject: message.subject, events: [] },
-      );
+      if (this.reads(message.subject)) toDecode.push(items.length);
+      items.push({ sequence: message.seq, subject: message.subject, events: [] });
     }
     if (items.length === 0) return;
+    const decoded = await decodeBatchItems(
+      store,
+      toDecode.map((i) => ({
+        sequence: items[i]!.sequence,
+        subject: items[i]!.subject,
+        data: taken[i]!.data,
+      })),
+    );
+    toDecode.forEach((at, i) => (items[at] = decoded[i]!));
 
     if (
       !items.some((item) => this.reads(item.subject)) &&

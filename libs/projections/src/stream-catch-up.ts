@@ -1,6 +1,6 @@
-import { EventStore } from '@shop/eventstore';
+import { EventStore, RawCommit } from '@shop/eventstore';
 import { BatchApplier, BatchItem } from './batch-applier';
-import { decodeBatchItem } from './batch-item';
+import { decodeBatchItems } from './batch-item';
 import { AnyKysely, AnyProjection } from './projection';
 
 export interface CatchUpProgress {
@@ -72,21 +72,26 @@ export async function catchUpProjections(options: CatchUpOptions): Promise<Catch
   };
 
   let writing: Promise<void> = Promise.resolve();
-  let batch: BatchItem[] = [];
+  let raws: RawCommit[] = [];
+  // Decoding a whole batch at once loads its data keys in one round trip.
+  const decode = async (): Promise<BatchItem[]> => {
+    const batch = await decodeBatchItems(store, raws);
+    raws = [];
+    messages += batch.length;
+    for (const item of batch) events += item.events?.length ?? 0;
+    return batch;
+  };
   for await (const message of store.readRaw(from, last)) {
-    const item = decodeBatchItem(store, message.subject, message.sequence, message.data);
-    batch.push(item);
-    messages++;
-    events += item.events?.length ?? 0;
-    if (batch.length >= batchSize) {
+    raws.push(message);
+    if (raws.length >= batchSize) {
+      const batch = await decode();
       await writing;
       writing = write(batch, { messages, events });
       // Awaited before the next batch; this only keeps a failure from counting as unhandled meanwhile.
       writing.catch(() => undefined);
-      batch = [];
     }
   }
   await writing;
-  if (batch.length > 0) await write(batch, { messages, events });
+  if (raws.length > 0) await write(await decode(), { messages, events });
   return result();
 }

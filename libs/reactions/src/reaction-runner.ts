@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { AckPolicy, Consumer, ConsumerMessages, DeliverPolicy, JsMsg, nanos } from 'nats';
 import pg from 'pg';
 import { RecordedEvent } from '@shop/contracts';
-import { decodeCommit, EventStore } from '@shop/eventstore';
+import { EventStore } from '@shop/eventstore';
 import { withCorrelationId } from '@shop/observability';
 import { Reaction } from './reaction';
 import { ReactionParking } from './reaction-parking';
@@ -184,9 +184,7 @@ export class ReactionRunner {
         if (parking && (await parking.holds(reaction.name, message.subject))) {
           await parking.park({ ...entry, error: 'waits behind an earlier parked event of its subject' });
         } else {
-          await this.react(
-            decodeCommit(store.catalogue, store.subjectPrefix, message.subject, message.seq, message.data),
-          );
+          await this.react(await store.decode(message.subject, message.seq, message.data));
         }
         message.ack();
         return;

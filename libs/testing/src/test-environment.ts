@@ -1,8 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { NatsConnection } from 'nats';
 import pg from 'pg';
+import { Kysely } from 'kysely';
+import { dataEncryptionKey } from '@shop/config';
 import { eventCatalogue } from '@shop/contracts';
+import { createDatabase } from '@shop/db';
 import { connectNats, EventStore } from '@shop/eventstore';
+import { DataKeyVault, openDataKeyVault } from '@shop/wallets';
 
 export interface TestEnvironment {
   id: string;
@@ -64,24 +68,44 @@ export function testEnvironment(label: string): TestEnvironment {
 export interface TestEventStore {
   nc: NatsConnection;
   store: EventStore;
+  /** The data keys of the environment's secrets schema, the ones its services use too. */
+  dataKeys: DataKeyVault;
   close(): Promise<void>;
+}
+
+/** The data keys a service started with `env.env` uses (its derived development master key). */
+export function testDataEncryptionKey(env: TestEnvironment): Buffer {
+  return dataEncryptionKey({
+    NODE_ENV: 'test',
+    DATABASE_URL: env.databaseUrl,
+    SECRETS_SCHEMA: env.env.SECRETS_SCHEMA!,
+  });
 }
 
 /** A connected event store on the environment's own stream, deleted again on close. */
 export async function openTestEventStore(env: TestEnvironment): Promise<TestEventStore> {
   const nc = await connectNats(env.natsUrl, `test-${env.id}`);
+  const database = createDatabase(env.databaseUrl, { max: 2, applicationName: `test-keys-${env.id}` });
+  const dataKeys = await openDataKeyVault(
+    database.db as Kysely<unknown>,
+    env.env.SECRETS_SCHEMA!,
+    testDataEncryptionKey(env),
+  );
   const store = await EventStore.create(nc, {
     stream: env.stream,
     subjectPrefix: env.subjectPrefix,
     catalogue: eventCatalogue,
+    dataKeys,
   });
   await store.ensureStream();
   return {
     nc,
     store,
+    dataKeys,
     async close() {
       await store.jsm.streams.delete(env.stream).catch(() => undefined);
       await nc.drain();
+      await database.close();
     },
   };
 }

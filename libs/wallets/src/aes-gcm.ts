@@ -24,6 +24,6 @@ export function open(key: Buffer, sealed: Sealed, associatedData: string): strin
 
 export function encryptionKeyFromHex(hex: string): Buffer {
   const key = Buffer.from(hex.replace(/^0x/, ''), 'hex');
-  if (key.length !== 32) throw new Error('wallet encryption key must be 32 bytes');
+  if (key.length !== 32) throw new Error('encryption key must be 32 bytes');
   return key;
 }

@@ -5,7 +5,15 @@ import { ProviderSandbox, startProviderSandbox } from '@shop/sandbox-provider';
 import { eventCatalogue } from '@shop/contracts';
 import { createDatabase, DatabaseHandle } from '@shop/db';
 import { connectNats, EventStore } from '@shop/eventstore';
-import { dropSchema, openTestEventStore, testEnvironment, TestEnvironment } from '@shop/testing';
+import { Kysely } from 'kysely';
+import {
+  dropSchema,
+  openTestEventStore,
+  testDataEncryptionKey,
+  testEnvironment,
+  TestEnvironment,
+} from '@shop/testing';
+import { DataKeyVault, openDataKeyVault } from '@shop/wallets';
 import { RunningProjector, startProjector } from '../../projector/src/projector';
 import { createGatewayApp, listenGateway } from '../src/bootstrap';
 import type { GatewayOverrides } from '../src/infrastructure/gateway-overrides';
@@ -20,6 +28,8 @@ export interface TestStack {
   /** The stack's own stream and database, for tests to look at what a request did. */
   store: EventStore;
   database: DatabaseHandle;
+  /** The data keys the stack's services seal personal fields with. */
+  dataKeys: DataKeyVault;
   /** Another gateway instance on the same stream, database and Redis (a second pod). */
   startGateway(overrides?: Record<string, string>): Promise<string>;
   stop(): Promise<void>;
@@ -65,12 +75,18 @@ export async function startTestStack(
   };
   const url = await startGateway();
   const nc = await connectNats(env.natsUrl, `assert-${label}`);
+  const database = createDatabase(env.databaseUrl, { max: 2 });
+  const dataKeys = await openDataKeyVault(
+    database.db as Kysely<unknown>,
+    env.env.SECRETS_SCHEMA!,
+    testDataEncryptionKey(env),
+  );
   const store = await EventStore.create(nc, {
     stream: env.stream,
     subjectPrefix: env.subjectPrefix,
     catalogue: eventCatalogue,
+    dataKeys,
   });
-  const database = createDatabase(env.databaseUrl, { max: 2 });
   return {
     env,
     url,
@@ -79,6 +95,7 @@ export async function startTestStack(
     apps,
     store,
     database,
+    dataKeys,
     startGateway,
     async stop() {
       await database.close();

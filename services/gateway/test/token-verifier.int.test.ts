@@ -48,7 +48,12 @@ beforeAll(async () => {
   };
   verifier = new TokenVerifier(loadConfig(gatewayEnv, { ...base, NODE_ENV: 'test' }));
   productionVerifier = new TokenVerifier(
-    loadConfig(gatewayEnv, { ...base, NODE_ENV: 'production', WALLET_ENCRYPTION_KEY: 'ab'.repeat(32) }),
+    loadConfig(gatewayEnv, {
+      ...base,
+      NODE_ENV: 'production',
+      WALLET_ENCRYPTION_KEY: 'ab'.repeat(32),
+      DATA_ENCRYPTION_KEY: 'cd'.repeat(32),
+    }),
   );
 });
 afterAll(() => new Promise<void>((r) => server.close(() => r())));

@@ -1,7 +1,7 @@
 import { Kysely } from 'kysely';
 import { NatsConnection } from 'nats';
 import { eventCatalogue } from '@shop/contracts';
-import { ProjectorConfig } from '@shop/config';
+import { dataEncryptionKey, ProjectorConfig } from '@shop/config';
 import { createDatabase, DatabaseHandle, migrateReadModel } from '@shop/db';
 import { connectNats, EventStore } from '@shop/eventstore';
 import { Logger } from '@shop/observability';
@@ -19,6 +19,7 @@ import {
 import { consumerNameFor, Projection, ProjectionRunner } from '@shop/projections';
 import { cacheInvalidator, cartCache, ordersCache, readModelProjections } from '@shop/read-models';
 import { createRedis, redisReady } from '@shop/redis';
+import { openDataKeyVault } from '@shop/wallets';
 
 export interface RunningProjector {
   runners: ProjectionRunner[];
@@ -32,14 +33,19 @@ export interface RunningProjector {
 /** Connects, migrates the read-model schema and starts one runner per projection. */
 export async function startProjector(config: ProjectorConfig, logger: Logger): Promise<RunningProjector> {
   const nc: NatsConnection = await connectNats(config.NATS_URL, 'projector');
+  const database: DatabaseHandle = createDatabase(config.DATABASE_URL, { applicationName: 'projector' });
   const store = await EventStore.create(nc, {
     stream: config.EVENT_STREAM,
     subjectPrefix: config.EVENT_SUBJECT_PREFIX,
     catalogue: eventCatalogue,
     replicas: config.EVENT_STREAM_REPLICAS,
+    dataKeys: await openDataKeyVault(
+      database.db as Kysely<unknown>,
+      config.SECRETS_SCHEMA,
+      dataEncryptionKey(config),
+    ),
   });
   await store.ensureStream();
-  const database: DatabaseHandle = createDatabase(config.DATABASE_URL, { applicationName: 'projector' });
   await migrateReadModel(database.db as Kysely<unknown>, config.READ_MODEL_SCHEMA);
 
   const redis = createRedis(config.REDIS_URL, config.REDIS_KEY_PREFIX);

@@ -7,6 +7,7 @@ export const SessionCreated = defineEvent({
   aggregate: 'session',
   description: 'A chat session was opened by a user.',
   schema: z.object({ userId: z.uuid(), title: z.string().min(1).max(255).nullable() }),
+  personalData: ['title'],
 });
 
 export const SessionRenamed = defineEvent({
@@ -15,13 +16,14 @@ export const SessionRenamed = defineEvent({
   aggregate: 'session',
   description: 'A chat session got a new title (by the user or generated after the first exchange).',
   schema: z.object({ title: z.string().min(1).max(255), generated: z.boolean() }),
+  personalData: ['title'],
 });
 
 export const SessionDeleted = defineEvent({
   type: 'SessionDeleted',
   version: 1,
   aggregate: 'session',
-  description: 'A chat session and its messages were deleted.',
+  description: "A chat session and its messages were deleted; the session's data key is destroyed after it.",
   schema: z.object({}),
 });
 

@@ -10,7 +10,8 @@ export const UserRegistered = defineEvent({
     providerSubject: z.string().min(1),
     email: z.email().nullable(),
   }),
-  personalData: ['email'],
+  // The subject is the provider's id of a person (in development it embeds the email).
+  personalData: ['providerSubject', 'email'],
 });
 
 export const DisplayNameSet = defineEvent({
@@ -51,6 +52,7 @@ export const SizesSaved = defineEvent({
     footwearSize: z.string(),
     firstCompletion: z.boolean(),
   }),
+  personalData: ['topsSize', 'bottomsSize', 'footwearSize'],
 });
 
 export const WalletProvisioningStarted = defineEvent({
@@ -80,6 +82,15 @@ export const WalletProvisioningFailed = defineEvent({
   schema: z.object({ reason: z.string().min(1).max(500) }),
 });
 
+export const AccountClosed = defineEvent({
+  type: 'AccountClosed',
+  version: 1,
+  aggregate: 'user',
+  description:
+    "The account was closed by its user or erased by an operator; the user's data key is destroyed after it, so every personal field of the user reads as erased.",
+  schema: z.object({ by: z.enum(['user', 'operator']) }),
+});
+
 export const userEvents = [
   UserRegistered,
   DisplayNameSet,
@@ -88,4 +99,5 @@ export const userEvents = [
   WalletProvisioningStarted,
   WalletProvisioned,
   WalletProvisioningFailed,
+  AccountClosed,
 ] as const;

@@ -38,6 +38,13 @@ export interface FailWalletProvisioning {
   reason: string;
 }
 
+/** `hasOpenOrder` is what the orders read model says: an account with an order in flight stays open. */
+export interface CloseAccount {
+  type: 'CloseAccount';
+  by: 'user' | 'operator';
+  hasOpenOrder: boolean;
+}
+
 export type UserCommand =
   | RegisterUser
   | SetDisplayName
@@ -45,4 +52,5 @@ export type UserCommand =
   | SaveSizes
   | StartWalletProvisioning
   | CompleteWalletProvisioning
-  | FailWalletProvisioning;
+  | FailWalletProvisioning
+  | CloseAccount;

@@ -10,10 +10,25 @@ const stepNotReached = (needed: number) =>
 export const userNotFound = () =>
   new DomainError('not_found', 'USER_NOT_FOUND', 'No user record for this session');
 
+export const accountClosed = () =>
+  new DomainError('forbidden', 'ACCOUNT_CLOSED', 'This account was closed and its data erased');
+
+export const orderOpen = () =>
+  new DomainError(
+    'conflict',
+    'ORDER_OPEN',
+    'An order is still open; close the account once it is delivered or cancelled',
+  );
+
 export const userDecider: Decider<UserCommand, UserEvent, UserState> = {
   initialState: initialUserState,
 
   decide(command, state) {
+    if (state.closed) {
+      // Closing twice (a retry, an operator after the user) is a no-op; anything else is refused.
+      if (command.type === 'CloseAccount') return [];
+      throw accountClosed();
+    }
     if (command.type === 'RegisterUser') {
       // A second first-session (a retry, or a concurrent request that lost the race) is a no-op.
       if (state.registered) return [];
@@ -50,6 +65,9 @@ export const userDecider: Decider<UserCommand, UserEvent, UserState> = {
       case 'FailWalletProvisioning':
         if (state.walletStatus !== 'pending' || command.attempt !== state.walletAttempts) return [];
         return [{ type: 'WalletProvisioningFailed', data: { reason: command.reason.slice(0, 500) } }];
+      case 'CloseAccount':
+        if (command.hasOpenOrder) throw orderOpen();
+        return [{ type: 'AccountClosed', data: { by: command.by } }];
     }
   },
 
@@ -78,6 +96,8 @@ export const userDecider: Decider<UserCommand, UserEvent, UserState> = {
         };
       case 'WalletProvisioningFailed':
         return { ...state, walletStatus: 'failed' };
+      case 'AccountClosed':
+        return { ...state, closed: true };
     }
   },
 };

@@ -13,6 +13,8 @@ export type WalletStatus = 'none' | 'pending' | 'active' | 'failed';
 
 export interface UserState {
   registered: boolean;
+  /** Closed is final: the user's data key is destroyed, so nothing personal can be written again. */
+  closed: boolean;
   email: string | null;
   onboardingStep: 0 | 1 | 2 | 3;
   walletStatus: WalletStatus;
@@ -24,6 +26,7 @@ export interface UserState {
 
 export const initialUserState: UserState = {
   registered: false,
+  closed: false,
   email: null,
   onboardingStep: 0,
   walletStatus: 'none',

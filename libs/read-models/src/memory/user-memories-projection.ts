@@ -2,6 +2,7 @@ import { Insertable } from 'kysely';
 import { MemoryEvent, RecordedEvent, UserEvent } from '@shop/contracts';
 import { UserMemoriesTable } from '@shop/db';
 import { Projection } from '@shop/projections';
+import { applyAroundClosures } from '../account-closure';
 import { sizesMemoryText } from './sizes-memory';
 
 export const preferencesNamespace = 'preferences';
@@ -36,18 +37,28 @@ function memoriesOf(recorded: RecordedEvent): Insertable<UserMemoriesTable>[] {
   return [];
 }
 
-/** The default memory store, built from events: insert-only, one multi-row statement per batch. */
+/**
+ * The default memory store, built from events: insert-only, one multi-row statement per batch;
+ * a closed account's memories are deleted with it.
+ */
 export const userMemoriesProjection: Projection = {
   name: 'user_memories',
   aggregates: ['user', 'memory'],
   tables: ['user_memories'],
-  async apply(db, events) {
-    const rows = events.flatMap(memoriesOf);
-    if (rows.length === 0) return;
-    await db
-      .insertInto('user_memories')
-      .values(rows)
-      .onConflict((oc) => oc.column('memory_id').doNothing())
-      .execute();
-  },
+  apply: (db, events) =>
+    applyAroundClosures(
+      events,
+      async (some) => {
+        const rows = some.flatMap(memoriesOf);
+        if (rows.length === 0) return;
+        await db
+          .insertInto('user_memories')
+          .values(rows)
+          .onConflict((oc) => oc.column('memory_id').doNothing())
+          .execute();
+      },
+      async (userId) => {
+        await db.deleteFrom('user_memories').where('user_id', '=', userId).execute();
+      },
+    ),
 };

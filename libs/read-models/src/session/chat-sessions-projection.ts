@@ -2,6 +2,7 @@ import { Insertable, Selectable } from 'kysely';
 import { RecordedEvent, SessionEvent } from '@shop/contracts';
 import { ChatMessagesTable, ChatSessionsTable } from '@shop/db';
 import { applyRowFold, Projection, RowFoldSpec } from '@shop/projections';
+import { applyAroundClosures } from '../account-closure';
 
 type SessionRow = Selectable<ChatSessionsTable>;
 
@@ -69,12 +70,22 @@ async function applyMessages(db: Parameters<Projection['apply']>[0], events: rea
       .execute();
 }
 
+/** A closed account's sessions go with it, whether or not each was deleted before. */
 export const chatSessionsProjection: Projection = {
   name: 'chat_sessions',
-  aggregates: ['session'],
+  aggregates: ['session', 'user'],
   tables: ['chat_sessions', 'chat_messages'],
-  async apply(db, events) {
-    await applyRowFold(db, sessions, events);
-    await applyMessages(db, events);
-  },
+  apply: (db, events) =>
+    applyAroundClosures(
+      events,
+      async (some) => {
+        await applyRowFold(db, sessions, some);
+        await applyMessages(db, some);
+      },
+      async (userId) => {
+        const owned = db.selectFrom('chat_sessions').select('session_id').where('user_id', '=', userId);
+        await db.deleteFrom('chat_messages').where('session_id', 'in', owned).execute();
+        await db.deleteFrom('chat_sessions').where('user_id', '=', userId).execute();
+      },
+    ),
 };

@@ -7,7 +7,7 @@ type UserRow = Selectable<UsersTable>;
 
 const maxStep = (row: UserRow, step: number) => Math.max(row.onboarding_step, step);
 
-function foldUser(row: UserRow | undefined, recorded: RecordedEvent): UserRow | undefined {
+function foldUser(row: UserRow | undefined, recorded: RecordedEvent): UserRow | null | undefined {
   const event = recorded as RecordedEvent<UserEvent>;
   const at = new Date(event.occurredAt);
   if (event.type === 'UserRegistered') {
@@ -52,6 +52,8 @@ function foldUser(row: UserRow | undefined, recorded: RecordedEvent): UserRow | 
       };
     case 'WalletProvisioningFailed':
       return { ...next, wallet_status: 'failed', wallet_error: event.data.reason };
+    case 'AccountClosed':
+      return null;
   }
 }
 

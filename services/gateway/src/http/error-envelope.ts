@@ -2,7 +2,11 @@ import { HttpException } from '@nestjs/common';
 import { z, ZodError } from 'zod';
 import { DomainError } from '@shop/domain';
 import { apiSchema, describeZodError, statusOfDomainErrorKind } from '@shop/http';
-import { ConcurrencyExhaustedError, EventStoreUnavailableError } from '@shop/eventstore';
+import {
+  ConcurrencyExhaustedError,
+  DataKeyDestroyedError,
+  EventStoreUnavailableError,
+} from '@shop/eventstore';
 import { isTransientError } from '@shop/projections';
 
 export const errorEnvelopeSchema = apiSchema(
@@ -57,6 +61,14 @@ export function toErrorResponse(error: unknown): ErrorResponse {
       body: { error: 'The service is temporarily unavailable; retry shortly', code: 'SERVICE_UNAVAILABLE' },
       unexpected: false,
       headers: { 'retry-after': '1' },
+    };
+  }
+  // An erased subject takes no new personal data: a closed account's leftover session, say.
+  if (error instanceof DataKeyDestroyedError) {
+    return {
+      status: 403,
+      body: { error: 'This account or chat session was erased', code: 'ACCOUNT_CLOSED' },
+      unexpected: false,
     };
   }
   if (error instanceof ConcurrencyExhaustedError) {

@@ -1,6 +1,7 @@
 import { DynamicModule, Global, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
 import type { NatsConnection } from 'nats';
 import { createChatModel } from '@shop/assistant';
+import { dataEncryptionKey } from '@shop/config';
 import type { GatewayConfig } from '@shop/config';
 import { Kysely } from 'kysely';
 import { createDatabase, migrateSchema, readModel, secretsMigrations } from '@shop/db';
@@ -16,7 +17,7 @@ import { createProductSearch } from '@shop/product-search';
 import { ProviderClient } from '@shop/provider';
 import { createRedis, RateLimiter, redisReady } from '@shop/redis';
 import type { Redis } from '@shop/redis';
-import { encryptionKeyFromHex, WalletKeyVault } from '@shop/wallets';
+import { DataKeyVault, encryptionKeyFromHex, openDataKeyVault, WalletKeyVault } from '@shop/wallets';
 import type { GatewayOverrides } from './gateway-overrides';
 import { CatalogImageAddress } from '../catalog-images/catalog-image-address';
 import { servesCatalogImages } from '../catalog-images/serves-catalog-images';
@@ -24,6 +25,7 @@ import { GuardedModel } from '../chat/guarded-model';
 import {
   CHAT_MODEL,
   CONFIG,
+  DATA_KEYS,
   DATABASE,
   DECIDER_RUNNER,
   EVENT_STORE,
@@ -58,7 +60,21 @@ export class InfrastructureModule implements OnApplicationShutdown {
       providers: [
         { provide: CONFIG, useValue: config },
         { provide: LOGGER, useValue: logger },
-        { provide: EVENT_STORE, useFactory: () => openEventStore(config, 'gateway') },
+        {
+          provide: DATA_KEYS,
+          inject: [DATABASE],
+          useFactory: (database: DatabaseHandle) =>
+            openDataKeyVault(
+              database.db as Kysely<unknown>,
+              config.SECRETS_SCHEMA,
+              dataEncryptionKey(config),
+            ),
+        },
+        {
+          provide: EVENT_STORE,
+          inject: [DATA_KEYS],
+          useFactory: (keys: DataKeyVault) => openEventStore(config, 'gateway', keys),
+        },
         { provide: NATS, inject: [EVENT_STORE], useFactory: (store: EventStore) => store.nc },
         {
           provide: DECIDER_RUNNER,
@@ -189,6 +205,7 @@ export class InfrastructureModule implements OnApplicationShutdown {
         RATE_LIMITER,
         PROVIDER,
         WALLET_VAULT,
+        DATA_KEYS,
         PRODUCT_SEARCH,
         CatalogImageAddress,
         CHAT_MODEL,

@@ -10,6 +10,7 @@ export const REDIS = Symbol('REDIS');
 export const RATE_LIMITER = Symbol('RATE_LIMITER');
 export const PROVIDER = Symbol('PROVIDER');
 export const WALLET_VAULT = Symbol('WALLET_VAULT');
+export const DATA_KEYS = Symbol('DATA_KEYS');
 export const PRODUCT_SEARCH = Symbol('PRODUCT_SEARCH');
 export const CHAT_MODEL = Symbol('CHAT_MODEL');
 export const MEMORY_STORE = Symbol('MEMORY_STORE');

@@ -2,14 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { Controller, Delete, Get, HttpCode, Inject, Patch, Post } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { z } from 'zod';
-import { RecordedEvent } from '@shop/contracts';
+import { dataKeyIdFor, RecordedEvent } from '@shop/contracts';
 import { DomainError } from '@shop/domain';
 import { EventStore } from '@shop/eventstore';
 import { ApiError, ApiRoute, ValidBody, ValidParams, ValidQuery } from '@shop/http';
+import type { DataKeyVault } from '@shop/wallets';
 import { CurrentIdentity } from '../auth/current-identity.decorator';
 import type { SessionIdentity } from '../auth/session-identity';
 import { gatedErrors, validationError } from '../http/common-errors';
-import { EVENT_STORE } from '../infrastructure/tokens';
+import { DATA_KEYS, EVENT_STORE } from '../infrastructure/tokens';
 import {
   ChatMessageResponse,
   ChatSessionResponse,
@@ -44,6 +45,7 @@ export class SessionsController {
     private readonly commands: CommandBus,
     private readonly queries: QueryBus,
     @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(DATA_KEYS) private readonly dataKeys: DataKeyVault,
   ) {}
 
   @Post()
@@ -169,5 +171,7 @@ export class SessionsController {
     await this.commands.execute(
       new RunSessionCommand(params.id, { type: 'DeleteSession', userId: identity.userId }),
     );
+    // Only after the deletion is recorded: the session's words are then unreadable in the stream.
+    await this.dataKeys.destroy(dataKeyIdFor('session', params.id));
   }
 }

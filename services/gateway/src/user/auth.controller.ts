@@ -57,6 +57,7 @@ export class AuthController {
     errors: [
       { status: 400, code: 'VALIDATION_ERROR', description: 'body failed validation' },
       { status: 401, code: 'UNAUTHORIZED', description: 'JWT invalid or malformed' },
+      { status: 403, code: 'ACCOUNT_CLOSED', description: 'the account of this identity was closed' },
     ],
   })
   async createSession(

@@ -35,7 +35,10 @@ export class DevLoginController {
         schema: z.object({ success: z.literal(true), userId: z.uuid(), email: z.string() }),
       },
     },
-    errors: [{ status: 400, code: 'VALIDATION_ERROR', description: 'email is not an email address' }],
+    errors: [
+      { status: 400, code: 'VALIDATION_ERROR', description: 'email is not an email address' },
+      { status: 403, code: 'ACCOUNT_CLOSED', description: 'the account of this identity was closed' },
+    ],
   })
   async login(
     @ValidBody() body: z.infer<typeof devLoginBody>,

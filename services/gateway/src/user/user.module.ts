@@ -2,7 +2,9 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { AccessGuard } from '../auth/access.guard';
 import { TokenVerifier } from '../auth/token-verifier';
+import { AccountController } from './account.controller';
 import { AuthController } from './auth.controller';
+import { CloseAccountHandler } from './close-account.command';
 import { DevLoginController } from './dev-login.controller';
 import { GetProfileHandler } from './get-profile.query';
 import { RegisterUserHandler } from './register-user.command';
@@ -12,10 +14,13 @@ export class UserModule {
   static register(options: { devLogin: boolean }): DynamicModule {
     return {
       module: UserModule,
-      controllers: options.devLogin ? [AuthController, DevLoginController] : [AuthController],
+      controllers: options.devLogin
+        ? [AuthController, AccountController, DevLoginController]
+        : [AuthController, AccountController],
       providers: [
         TokenVerifier,
         RegisterUserHandler,
+        CloseAccountHandler,
         GetProfileHandler,
         { provide: APP_GUARD, useClass: AccessGuard },
       ],

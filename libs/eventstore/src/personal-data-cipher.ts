@@ -1,0 +1,92 @@
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { EventCatalogue, EventEnvelope, isSealedValue, SealedValue } from '@shop/contracts';
+import { DataKeyMissingError } from './data-keys';
+
+const TAG_BYTES = 16;
+
+/** Binds a ciphertext to its event and field, so one cannot be moved to stand in for another. */
+const associatedData = (eventId: string, field: string) => Buffer.from(`${eventId}|${field}`, 'utf8');
+
+export function sealValue(
+  key: Buffer,
+  keyId: string,
+  eventId: string,
+  field: string,
+  value: unknown,
+): SealedValue {
+  const nonce = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', key, nonce);
+  cipher.setAAD(associatedData(eventId, field));
+  const body = Buffer.concat([
+    cipher.update(JSON.stringify(value), 'utf8'),
+    cipher.final(),
+    cipher.getAuthTag(),
+  ]);
+  return { kid: keyId, nonce: nonce.toString('base64'), ct: body.toString('base64') };
+}
+
+export function openValue(key: Buffer, eventId: string, field: string, sealed: SealedValue): unknown {
+  const body = Buffer.from(sealed.ct, 'base64');
+  const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(sealed.nonce, 'base64'));
+  decipher.setAAD(associatedData(eventId, field));
+  decipher.setAuthTag(body.subarray(body.length - TAG_BYTES));
+  const clear = Buffer.concat([decipher.update(body.subarray(0, body.length - TAG_BYTES)), decipher.final()]);
+  return JSON.parse(clear.toString('utf8')) as unknown;
+}
+
+/** The envelope as stored: its personal fields sealed under `keyId`, everything else as it was. */
+export function sealEnvelope(
+  catalogue: EventCatalogue,
+  envelope: EventEnvelope,
+  keyId: string,
+  key: Buffer,
+): EventEnvelope {
+  const fields = catalogue.personalFields(envelope.type);
+  if (fields.length === 0) return envelope;
+  const data = { ...(envelope.data as Record<string, unknown>) };
+  for (const { name } of fields) {
+    if (name in data) data[name] = sealValue(key, keyId, envelope.id, name, data[name]);
+  }
+  return { ...envelope, data };
+}
+
+/** The data key ids an envelope's sealed fields name. */
+export function sealedKeyIds(catalogue: EventCatalogue, envelope: EventEnvelope, into: Set<string>): void {
+  if (!catalogue.has(envelope.type)) return;
+  const data = envelope.data as Record<string, unknown> | null;
+  if (typeof data !== 'object' || data === null) return;
+  for (const { name } of catalogue.personalFields(envelope.type)) {
+    const value = data[name];
+    if (isSealedValue(value)) into.add(value.kid);
+  }
+}
+
+/**
+ * The envelope's data with each sealed field opened, or set to its erased marker when its key
+ * was destroyed or this reader holds no keys at all. A field stored in clear (written before
+ * personal data was encrypted) is read as it is.
+ */
+export function openEnvelopeData(
+  catalogue: EventCatalogue,
+  envelope: EventEnvelope,
+  keys: ReadonlyMap<string, Buffer | null> | null,
+): unknown {
+  if (!catalogue.has(envelope.type)) return envelope.data;
+  const fields = catalogue.personalFields(envelope.type);
+  const stored = envelope.data as Record<string, unknown> | null;
+  if (fields.length === 0 || typeof stored !== 'object' || stored === null) return envelope.data;
+  let data: Record<string, unknown> | null = null;
+  for (const { name, erased } of fields) {
+    const value = stored[name];
+    if (!isSealedValue(value)) continue;
+    data ??= { ...stored };
+    if (keys === null) {
+      data[name] = erased;
+      continue;
+    }
+    const key = keys.get(value.kid);
+    if (key === undefined) throw new DataKeyMissingError(value.kid);
+    data[name] = key === null ? erased : openValue(key, envelope.id, name, value);
+  }
+  return data ?? stored;
+}

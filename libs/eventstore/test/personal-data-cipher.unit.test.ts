@@ -1,0 +1,112 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { Commit, ERASED, eventCatalogue, EventEnvelope } from '@shop/contracts';
+import { commitKeyIds, encodeCommit, decodeCommit } from '../src/commit-codec';
+import { DataKeyMissingError } from '../src/data-keys';
+import { sealEnvelope } from '../src/personal-data-cipher';
+
+const userId = randomUUID();
+const keyId = `user:${userId}`;
+const key = randomBytes(32);
+const subject = `shop.user.${userId}`;
+
+const envelope = (type: string, data: unknown): EventEnvelope => ({
+  id: randomUUID(),
+  type,
+  version: 1,
+  aggregateId: userId,
+  occurredAt: new Date().toISOString(),
+  correlationId: 'c',
+  causationId: null,
+  actor: { kind: 'user', id: userId },
+  data,
+});
+
+const address = {
+  firstName: 'Ada',
+  lastName: 'Lovelace',
+  street: '12 Crescent Lane',
+  apt: null,
+  country: 'GB',
+  city: 'Marylebone',
+  state: null,
+  zip: 'NW1 5LT',
+};
+const clear: EventEnvelope[] = [
+  envelope('UserRegistered', { providerSubject: 'p|ada', email: 'ada@example.com' }),
+  envelope('ShippingAddressSaved', address),
+  envelope('WalletProvisioningStarted', { attempt: 1 }),
+];
+const sealed: Commit = {
+  commandId: 'cmd',
+  events: clear.map((e) => sealEnvelope(eventCatalogue, e, keyId, key)),
+};
+const decode = (commit: Commit, keys: ReadonlyMap<string, Buffer | null> | null) =>
+  decodeCommit(eventCatalogue, 'shop', subject, 7, encodeCommit(commit), keys).map((e) => e.data);
+
+describe('personal data at rest', () => {
+  it('stores personal fields sealed and everything else as it was', () => {
+    const stored = new TextDecoder().decode(encodeCommit(sealed));
+    for (const value of ['ada@example.com', 'p|ada', 'Lovelace', '12 Crescent Lane', 'Marylebone', 'NW1 5LT'])
+      expect(stored).not.toContain(value);
+    expect(sealed.events[1]!.data).toMatchObject({ country: 'GB', apt: { kid: keyId } });
+    expect(sealed.events[2]!.data).toEqual({ attempt: 1 });
+    expect(commitKeyIds(eventCatalogue, sealed)).toEqual(new Set([keyId]));
+  });
+
+  it('opens sealed fields with their key', () => {
+    expect(decode(sealed, new Map([[keyId, key]]))).toEqual(clear.map((e) => e.data));
+  });
+
+  it('reads a destroyed key, or no keys at all, as the erased marker that fits each field', () => {
+    const erased = [
+      { providerSubject: ERASED, email: null },
+      {
+        ...address,
+        firstName: ERASED,
+        lastName: ERASED,
+        street: ERASED,
+        apt: ERASED,
+        city: ERASED,
+        zip: ERASED,
+        state: ERASED,
+      },
+      { attempt: 1 },
+    ];
+    expect(decode(sealed, new Map([[keyId, null]]))).toEqual(erased);
+    expect(decode(sealed, null)).toEqual(erased);
+  });
+
+  it('reads an event written in clear before encryption as it is', () => {
+    expect(decode({ commandId: 'old', events: clear }, new Map())).toEqual(clear.map((e) => e.data));
+  });
+
+  it('refuses a key that was never stored, a wrong key, and a ciphertext moved to another event', () => {
+    expect(() => decode(sealed, new Map())).toThrow(DataKeyMissingError);
+    expect(() => decode(sealed, new Map([[keyId, randomBytes(32)]]))).toThrow();
+    const [first, second] = sealed.events;
+    const moved = {
+      ...second!,
+      data: { ...(second!.data as object), city: (first!.data as { email: unknown }).email },
+    };
+    expect(() => decode({ commandId: 'x', events: [moved] }, new Map([[keyId, key]]))).toThrow();
+  });
+
+  it('marks every personal field the issue names, and gives each an erased value its schema accepts', () => {
+    const marked = Object.fromEntries(
+      eventCatalogue.definitions
+        .filter((d) => eventCatalogue.personalFields(d.type).length > 0)
+        .map((d) => [d.type, eventCatalogue.personalFields(d.type).map((f) => f.name)]),
+    );
+    expect(marked).toEqual({
+      UserRegistered: ['providerSubject', 'email'],
+      DisplayNameSet: ['displayName'],
+      ShippingAddressSaved: ['firstName', 'lastName', 'street', 'apt', 'city', 'state', 'zip'],
+      SizesSaved: ['topsSize', 'bottomsSize', 'footwearSize'],
+      SessionCreated: ['title'],
+      SessionRenamed: ['title'],
+      ChatMessageAppended: ['parts'],
+      PreferenceRemembered: ['fact'],
+    });
+  });
+});

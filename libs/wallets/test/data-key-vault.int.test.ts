@@ -1,0 +1,93 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SecretsDatabase } from '@shop/db';
+import { DataKeyDestroyedError } from '@shop/eventstore';
+import { dropSchema, testEnvironment } from '@shop/testing';
+import { DataKeyVault, openDataKeyVault } from '../src/data-key-vault';
+
+const env = testEnvironment('datakeys');
+const schema = env.env.SECRETS_SCHEMA!;
+const masterKey = randomBytes(32);
+let pool: pg.Pool;
+let db: Kysely<unknown>;
+let queries = 0;
+
+beforeAll(() => {
+  pool = new pg.Pool({ connectionString: env.databaseUrl, max: 4 });
+  db = new Kysely({ dialect: new PostgresDialect({ pool }), log: () => void queries++ });
+});
+afterAll(async () => {
+  await db.destroy();
+  await dropSchema(env);
+});
+
+const ids = (n: number) => Array.from({ length: n }, () => `user:${randomUUID()}`);
+const vaultWithCapacity = (capacity: number) =>
+  new DataKeyVault(db.withSchema(schema) as unknown as Kysely<SecretsDatabase>, masterKey, capacity);
+
+describe('data key vault', () => {
+  it('creates a key on first use, once, even when first uses race', async () => {
+    // Two vaults stand for two processes; each also races with itself.
+    const vaults = [await openDataKeyVault(db, schema, masterKey), vaultWithCapacity(10)];
+    const id = ids(1)[0]!;
+    const keys = await Promise.all(Array.from({ length: 8 }, (_, i) => vaults[i % 2]!.keyForWriting(id)));
+    expect(keys[0]).toHaveLength(32);
+    for (const key of keys) expect(key.equals(keys[0]!)).toBe(true);
+    const fresh = await openDataKeyVault(db, schema, masterKey);
+    expect((await fresh.keysForReading(new Set([id]))).get(id)!.equals(keys[0]!)).toBe(true);
+  });
+
+  it('loads the keys of a batch in one round trip, then serves them from its cache', async () => {
+    const writer = await openDataKeyVault(db, schema, masterKey);
+    const batch = ids(50);
+    for (const id of batch) await writer.keyForWriting(id);
+    const reader = vaultWithCapacity(100);
+    const before = queries;
+    const loaded = await reader.keysForReading(new Set(batch));
+    expect(queries - before).toBe(1);
+    expect([...loaded.values()].every((k) => k?.length === 32)).toBe(true);
+    await reader.keysForReading(new Set(batch));
+    expect(queries - before).toBe(1);
+  });
+
+  it('keeps at most its capacity of keys cached', async () => {
+    const writer = await openDataKeyVault(db, schema, masterKey);
+    const batch = ids(12);
+    for (const id of batch) await writer.keyForWriting(id);
+    const reader = vaultWithCapacity(5);
+    await reader.keysForReading(new Set(batch));
+    const before = queries;
+    await reader.keysForReading(new Set(batch.slice(-5)));
+    expect(queries - before).toBe(0);
+    await reader.keysForReading(new Set(batch.slice(0, 1)));
+    expect(queries - before).toBe(1);
+  });
+
+  it('a destroyed key reads as null everywhere and is never created again', async () => {
+    const vault = await openDataKeyVault(db, schema, masterKey);
+    const other = await openDataKeyVault(db, schema, masterKey);
+    const [used, unused] = ids(2) as [string, string];
+    await vault.keyForWriting(used);
+    await vault.destroy(used);
+    await vault.destroy(used);
+    await vault.destroy(unused);
+    for (const id of [used, unused]) {
+      expect((await other.keysForReading(new Set([id]))).get(id)).toBeNull();
+      await expect(other.keyForWriting(id)).rejects.toBeInstanceOf(DataKeyDestroyedError);
+    }
+    const { rows } = await pool.query(
+      `SELECT count(*)::int AS n FROM ${schema}.data_keys WHERE key_id = ANY($1) AND ciphertext IS NOT NULL`,
+      [[used, unused]],
+    );
+    expect(rows[0].n).toBe(0);
+  });
+
+  it('refuses to unwrap a key under another master key', async () => {
+    const id = ids(1)[0]!;
+    await (await openDataKeyVault(db, schema, masterKey)).keyForWriting(id);
+    const wrong = await openDataKeyVault(db, schema, randomBytes(32));
+    await expect(wrong.keysForReading(new Set([id]))).rejects.toThrow();
+  });
+});

@@ -1,0 +1,77 @@
+import { randomUUID } from 'node:crypto';
+import { Kysely } from 'kysely';
+import { z } from 'zod';
+import { dataEncryptionKey, loadConfigOrExit, sharedEnv } from '@shop/config';
+import { eventCatalogue } from '@shop/contracts';
+import { createDatabase, readModel } from '@shop/db';
+import { DomainError, userDecider } from '@shop/domain';
+import { connectNats, DeciderRunner, EventStore } from '@shop/eventstore';
+import { eraseAccount, openDataKeyVault } from '@shop/wallets';
+
+const usage = `Usage: npm run erase -- user <user-id>
+  user <user-id>   close the account and destroy the data keys of the user and their chat
+                   sessions: every personal field of theirs in the stream becomes unreadable
+                   (refused while one of their orders is open)
+`;
+
+/** The operator's side of an erasure request: the same closure a user can ask for themselves. */
+async function main(argv: readonly string[]): Promise<number> {
+  const [kind, userId] = argv;
+  if (kind !== 'user' || !z.uuid().safeParse(userId).success) {
+    process.stderr.write(usage);
+    return 64;
+  }
+  const config = loadConfigOrExit(sharedEnv, 'erase');
+  const database = createDatabase(config.DATABASE_URL, { max: 2, applicationName: 'erase' });
+  const nc = await connectNats(config.NATS_URL, 'erase');
+  try {
+    const dataKeys = await openDataKeyVault(
+      database.db as Kysely<unknown>,
+      config.SECRETS_SCHEMA,
+      dataEncryptionKey(config),
+    );
+    const store = await EventStore.create(nc, {
+      stream: config.EVENT_STREAM,
+      subjectPrefix: config.EVENT_SUBJECT_PREFIX,
+      catalogue: eventCatalogue,
+      dataKeys,
+    });
+    const runner = new DeciderRunner(store);
+    const result = await eraseAccount(
+      {
+        readModel: readModel(database.db, config.READ_MODEL_SCHEMA),
+        dataKeys,
+        closeAccount: (id, command) =>
+          runner.run(userDecider, 'user', id, command, {
+            commandId: randomUUID(),
+            correlationId: randomUUID(),
+            causationId: null,
+            actor: { kind: 'operator', id: null },
+          }),
+      },
+      userId!,
+      'operator',
+    );
+    process.stdout.write(
+      `user ${userId}: account closed; user key and ${result.sessions} session keys destroyed\n`,
+    );
+    return 0;
+  } catch (error) {
+    if (!(error instanceof DomainError)) throw error;
+    process.stderr.write(`erase refused: ${error.code}: ${error.message}\n`);
+    return 1;
+  } finally {
+    await nc.drain();
+    await database.close();
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    process.stderr.write(`erase failed: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = 70;
+  },
+);

@@ -1,0 +1,37 @@
+import { Inject } from '@nestjs/common';
+import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import type { Kysely } from 'kysely';
+import type { ReadModelDatabase } from '@shop/db';
+import { userDecider } from '@shop/domain';
+import { CommandExecutor } from '@shop/projections';
+import { DataKeyVault, eraseAccount } from '@shop/wallets';
+import { DATA_KEYS, READ_DB } from '../infrastructure/tokens';
+
+export class CloseAccountCommand extends Command<{ sessions: number }> {
+  constructor(readonly userId: string) {
+    super();
+  }
+}
+
+/** The user closes their own account: recorded, then their data keys are destroyed. */
+@CommandHandler(CloseAccountCommand)
+export class CloseAccountHandler implements ICommandHandler<CloseAccountCommand> {
+  constructor(
+    private readonly executor: CommandExecutor,
+    @Inject(READ_DB) private readonly readModel: Kysely<ReadModelDatabase>,
+    @Inject(DATA_KEYS) private readonly dataKeys: DataKeyVault,
+  ) {}
+
+  execute({ userId }: CloseAccountCommand): Promise<{ sessions: number }> {
+    return eraseAccount(
+      {
+        readModel: this.readModel,
+        dataKeys: this.dataKeys,
+        closeAccount: (id, command) =>
+          this.executor.execute(userDecider, 'user', id, command, { actor: { kind: 'user', id } }),
+      },
+      userId,
+      'user',
+    );
+  }
+}

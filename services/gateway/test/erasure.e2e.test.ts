@@ -1,0 +1,228 @@
+import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ERASED } from '@shop/contracts';
+import { rebuildProjections, tableChecksums } from '@shop/projections';
+import { readModelProjections } from '@shop/read-models';
+import { chat, userMessage } from './chat-harness';
+import { eventually, startTestStack, TestClient, TestStack } from './stack';
+
+let stack: TestStack;
+
+beforeAll(async () => {
+  stack = await startTestStack('erasure');
+});
+afterAll(async () => {
+  await stack?.stop();
+});
+
+const unique = (label: string) => `${label}${randomUUID().replace(/-/g, '').slice(0, 10)}`;
+
+interface Shopper {
+  client: TestClient;
+  userId: string;
+  /** Every personal value this shopper typed, each one unique to this test run. */
+  said: Record<string, string>;
+}
+
+/** Onboards with values found nowhere else, chats in one session, and asks for a memory. */
+async function shopper(): Promise<Shopper & { sessionId: string }> {
+  const said = {
+    email: `${unique('mail')}@example.com`,
+    displayName: unique('Name'),
+    firstName: unique('First'),
+    lastName: unique('Last'),
+    street: `${unique('Street')} Road`,
+    city: unique('City'),
+    zip: unique('Z').slice(0, 10),
+    bottomsSize: unique('B').slice(0, 10),
+    footwearSize: unique('F').slice(0, 10),
+    chat: unique('chatword'),
+    title: unique('Title'),
+    memory: unique('loves'),
+  };
+  const client = new TestClient(stack.url);
+  const login = await client.request('POST', '/api/dev/login', { email: said.email });
+  expect(login.status).toBe(200);
+  await client.request('POST', '/api/onboarding/step-1', { displayName: said.displayName });
+  await client.request('POST', '/api/onboarding/step-2', {
+    firstName: said.firstName,
+    lastName: said.lastName,
+    street: said.street,
+    country: 'US',
+    city: said.city,
+    state: 'TX',
+    zip: said.zip,
+  });
+  const done = await client.request('POST', '/api/onboarding/step-3', {
+    topsSize: 'M',
+    bottomsSize: said.bottomsSize,
+    footwearSize: said.footwearSize,
+  });
+  expect(done.status).toBe(200);
+  const first = await chat(client, { messages: [userMessage(`I am looking for ${said.chat} shoes`)] });
+  expect(first.status).toBe(200);
+  const sessionId = first.headers.get('x-session-id')!;
+  const remembered = await chat(client, {
+    sessionId,
+    messages: [userMessage(`remember that I ${said.memory} green`)],
+  });
+  expect(remembered.status).toBe(200);
+  const renamed = await client.request('PATCH', `/api/sessions/${sessionId}`, { title: said.title });
+  expect(renamed.status).toBe(200);
+  return { client, userId: login.json.userId as string, said, sessionId };
+}
+
+/** The raw bytes of every stored message of these subjects, as text. */
+async function rawMessagesOf(subjects: readonly string[]): Promise<string[]> {
+  const texts: string[] = [];
+  for await (const raw of stack.store.readRaw()) {
+    if (subjects.includes(raw.subject)) texts.push(new TextDecoder().decode(raw.data));
+  }
+  return texts;
+}
+
+const subjectsOf = (userId: string, sessionId: string) => [
+  stack.store.subject('user', userId),
+  stack.store.subject('memory', userId),
+  stack.store.subject('session', sessionId),
+];
+
+async function caughtUp(): Promise<number> {
+  const last = await stack.store.lastStreamSequence();
+  for (const runner of stack.projector.runners) await runner.caughtUp(last);
+  return last;
+}
+
+describe('crypto-shredding', () => {
+  it('a deleted chat session leaves none of its words readable in the stream, and a rebuild equals the live read model', async () => {
+    const kept = await shopper();
+    const { client, userId, sessionId, said } = await shopper();
+    const before = await client.request('GET', `/api/sessions/${sessionId}`);
+    expect(JSON.stringify(before.json)).toContain(said.chat);
+    expect(before.json.title).toBe(said.title);
+
+    const deleted = await client.request('DELETE', `/api/sessions/${sessionId}`);
+    expect(deleted.status).toBe(204);
+
+    const raw = await rawMessagesOf(subjectsOf(userId, sessionId));
+    expect(raw.length).toBeGreaterThanOrEqual(5);
+    for (const text of raw) {
+      expect(text).not.toContain(said.chat);
+      expect(text).not.toContain(said.title);
+    }
+    const { events } = await stack.store.load('session', sessionId);
+    const messages = events.filter((e) => e.type === 'ChatMessageAppended');
+    expect(messages.length).toBeGreaterThan(0);
+    for (const message of messages) {
+      expect(message.data).toMatchObject({ parts: [{ type: 'text', text: ERASED }] });
+    }
+    expect(events.filter((e) => e.type === 'SessionRenamed').map((e) => e.data)).toContainEqual({
+      title: ERASED,
+      generated: false,
+    });
+    // The user's own data is untouched by a session's erasure; the other shopper's session reads.
+    expect((await client.request('GET', '/api/auth/profile')).json.email).toBe(said.email);
+    const other = await kept.client.request('GET', `/api/sessions/${kept.sessionId}`);
+    expect(JSON.stringify(other.json)).toContain(kept.said.chat);
+
+    await expectRebuildEqualsLive();
+  });
+
+  it('closing an account erases every personal field of the user from the raw stream; the account stays closed', async () => {
+    const kept = await shopper();
+    const { client, userId, sessionId, said } = await shopper();
+    const closed = await client.request('DELETE', '/api/auth/account');
+    expect([closed.status, closed.json]).toEqual([200, { success: true }]);
+
+    const raw = await rawMessagesOf(subjectsOf(userId, sessionId));
+    expect(raw.length).toBeGreaterThanOrEqual(8);
+    for (const text of raw) {
+      for (const [field, value] of Object.entries(said)) expect(text, field).not.toContain(value);
+    }
+    const { events } = await stack.store.load('user', userId);
+    expect(events.find((e) => e.type === 'DisplayNameSet')?.data).toEqual({ displayName: ERASED });
+    expect(events.find((e) => e.type === 'UserRegistered')?.data).toMatchObject({ email: null });
+    expect(events.at(-1)).toMatchObject({ type: 'AccountClosed', data: { by: 'user' } });
+
+    // The cookies are gone, and signing in again with the same identity is refused.
+    expect((await client.request('GET', '/api/auth/profile')).status).toBe(401);
+    const again = await client.request('POST', '/api/dev/login', { email: said.email });
+    expect([again.status, again.json.code]).toEqual([403, 'ACCOUNT_CLOSED']);
+    const { rows } = await stack.database.pool.query(
+      `SELECT (SELECT count(*) FROM ${stack.env.schema}.users WHERE user_id = $1)::int AS users,
+              (SELECT count(*) FROM ${stack.env.schema}.chat_sessions WHERE user_id = $1)::int AS sessions,
+              (SELECT count(*) FROM ${stack.env.schema}.user_memories WHERE user_id = $1)::int AS memories`,
+      [userId],
+    );
+    expect(rows[0]).toEqual({ users: 0, sessions: 0, memories: 0 });
+    const profile = await kept.client.request('GET', '/api/auth/profile');
+    expect(profile.json.email).toBe(kept.said.email);
+
+    await expectRebuildEqualsLive();
+  });
+
+  it('an operator erases a user by id with npm run erase', async () => {
+    const { client, userId, sessionId, said } = await shopper();
+    const erase = (...args: string[]) =>
+      promisify(execFile)(process.execPath, ['-r', '@swc-node/register', 'scripts/erase.ts', ...args], {
+        cwd: resolve(__dirname, '../../..'),
+        env: { ...process.env, ...stack.env.env },
+      });
+    const { stdout } = await erase('user', userId);
+    expect(stdout).toContain(`user ${userId}: account closed; user key and 1 session keys destroyed`);
+    for (const text of await rawMessagesOf(subjectsOf(userId, sessionId))) {
+      for (const [field, value] of Object.entries(said)) expect(text, field).not.toContain(value);
+    }
+    const { events } = await stack.store.load('user', userId);
+    expect(events.at(-1)).toMatchObject({ type: 'AccountClosed', actor: { kind: 'operator' } });
+    expect((await client.request('GET', `/api/sessions/${sessionId}`)).status).toBe(404);
+    await expect(erase('user', 'not-a-uuid')).rejects.toMatchObject({ code: 64 });
+  });
+
+  it('refuses to close an account while an order is open, in the error envelope', async () => {
+    const { client, userId } = await shopper();
+    const profile = await eventually(
+      () => client.request('GET', '/api/auth/profile'),
+      (r) => r.json.walletStatus === 'active',
+    );
+    stack.provider.fund(profile.json.evmAddress as string, '500');
+    const item = await client.request('POST', '/api/cart', {
+      productId: 'B0ERASE0001',
+      productName: 'Rain jacket',
+      price: 8999,
+      image: 'https://images.example.com/1.jpg',
+      productUrl: 'https://shop.example.com/dp/1',
+      retailer: 'Example Outfitters',
+    });
+    const checkout = await client.request('POST', '/api/checkout', { cartItemId: item.json.id });
+    expect(checkout.status).toBe(201);
+
+    const refused = await client.request('DELETE', '/api/auth/account');
+    expect(refused.status).toBe(409);
+    expect(refused.json).toEqual({ error: expect.any(String), code: 'ORDER_OPEN' });
+    expect((await stack.store.load('user', userId)).events.map((e) => e.type)).not.toContain('AccountClosed');
+    expect((await client.request('GET', '/api/auth/profile')).status).toBe(200);
+  });
+});
+
+async function expectRebuildEqualsLive(): Promise<void> {
+  const last = await caughtUp();
+  const projections = readModelProjections();
+  const tables = projections.flatMap((p) => p.tables);
+  const rebuilt = `${stack.env.schema}_rb${randomUUID().slice(0, 6)}`;
+  await rebuildProjections({
+    store: stack.store,
+    db: stack.database.db,
+    schema: rebuilt,
+    projections,
+    untilSequence: last,
+  });
+  const live = await tableChecksums(stack.database.db, stack.env.schema, tables);
+  expect(live.users!.rows).toBeGreaterThan(0);
+  expect(live.chat_messages!.rows).toBeGreaterThan(0);
+  expect(await tableChecksums(stack.database.db, rebuilt, tables)).toEqual(live);
+  await stack.database.pool.query(`DROP SCHEMA ${rebuilt} CASCADE`);
+}
