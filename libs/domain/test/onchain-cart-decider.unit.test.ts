@@ -94,7 +94,27 @@ describe('cart decider, on chain', () => {
     ).toEqual([linked]);
   });
 
+  it('keeps an ordered item pending on chain, unless it comes back to the cart', () => {
+    const ordered: CartEvent = { type: 'ItemRemoved', data: { itemId, reason: 'ordered' } };
+    expect([...given(onChainCart, addedEvent, linked, ordered).chainRemovals.keys()]).toEqual([itemId]);
+    const restored = when({ type: 'RestoreItem', itemId }, onChainCart, addedEvent, linked, ordered);
+    expect(restored).toEqual([{ type: 'ItemRestored', data: { itemId } }]);
+    expect(given(onChainCart, addedEvent, linked, ordered, ...restored).chainRemovals.size).toBe(0);
+  });
+
+  it('does not bring back an ordered item whose object has left the chain', () => {
+    const ordered: CartEvent = { type: 'ItemRemoved', data: { itemId, reason: 'ordered' } };
+    const gone = when({ type: 'RemoveOnChainItem', objectId }, onChainCart, addedEvent, linked, ordered);
+    expect(gone).toEqual([{ type: 'ItemRemovedFromChain', data: { itemId, objectId } }]);
+    expect(when({ type: 'RestoreItem', itemId }, onChainCart, addedEvent, linked, ordered, ...gone)).toEqual(
+      [],
+    );
+  });
+
   it('leaves nothing pending on chain for items of a database cart', () => {
     expect(given(addedEvent, removed).chainRemovals.size).toBe(0);
+    expect(
+      given(addedEvent, { type: 'ItemRemoved', data: { itemId, reason: 'ordered' } }).chainRemovals.size,
+    ).toBe(0);
   });
 });

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { OrderEvent } from '@shop/contracts';
 import { fold } from '../src/decider';
-import { itemNeededOnChain } from '../src/order/item-needed-on-chain';
+import { itemNeededOnChain, objectKeptForOrder } from '../src/order/item-needed-on-chain';
 import { OrderCommand, orderDecider } from '../src/order/order-decider';
 
 const created: OrderEvent = {
@@ -71,5 +71,29 @@ describe('an order and its item on chain', () => {
       data: { phase: 'payment', payment: null, quote: null, deliveryId: 'd', stage: 'payment', reason: 'r' },
     };
     expect(itemNeededOnChain(given(created, cancelled))).toBe(false);
+  });
+
+  it("keeps a delivered or deleted item's object only until the order's contract checkout has an outcome", () => {
+    const checkedOut: OrderEvent = { type: 'OrderCheckedOutOnChain', data: { txDigest: 'd1' } };
+    const delivered: OrderEvent = {
+      type: 'OrderDelivered',
+      data: { phase: 'completed', payment: null, quote: null, deliveryId: 'd2' },
+    };
+    for (const ordered of [true, false]) {
+      expect(objectKeptForOrder(given(created, paid), ordered)).toBe(true);
+      expect(objectKeptForOrder(given(created, paid, delivered), ordered)).toBe(true);
+      expect(objectKeptForOrder(given(created, paid, checkedOut), ordered)).toBe(false);
+      expect(objectKeptForOrder(given(created, paid, checkedOut, delivered), ordered)).toBe(false);
+    }
+  });
+
+  it("keeps an ordered item's object when its order is cancelled at payment, which puts the item back", () => {
+    const cancelledAt = (stage: 'payment' | 'delivery'): OrderEvent => ({
+      type: 'OrderCancelled',
+      data: { phase: stage, payment: null, quote: null, deliveryId: 'd', stage, reason: 'r' },
+    });
+    expect(objectKeptForOrder(given(created, cancelledAt('payment')), true)).toBe(true);
+    expect(objectKeptForOrder(given(created, cancelledAt('payment')), false)).toBe(false);
+    expect(objectKeptForOrder(given(created, paid, cancelledAt('delivery')), true)).toBe(false);
   });
 });

@@ -8,6 +8,7 @@ import { AppModule } from './app.module';
 import { CatalogImageAddress } from './catalog-images/catalog-image-address';
 import { ChainIndexerHost } from './onchain/chain-indexer-host';
 import { installConsistencyScope } from './consistency/consistency-scope';
+import { installBodyParsers } from './http/body-parsers';
 import { envelopeClientError } from './http/client-error';
 import type { GatewayOverrides } from './infrastructure/gateway-overrides';
 import { installRequestContext } from '@shop/http';
@@ -53,10 +54,11 @@ export async function createGatewayApp(
       logger: false,
       bufferLogs: false,
       abortOnError: false,
-      // Webhook signatures are computed over the exact bytes received.
+      // Webhook signatures are computed over the exact bytes received (see installBodyParsers).
       rawBody: true,
     },
   );
+  installBodyParsers(app, bodyLimitBytes);
   await app.register(fastifyCookie);
   // Echo exactly an allowed origin; any other origin gets no CORS headers at all.
   app.enableCors({

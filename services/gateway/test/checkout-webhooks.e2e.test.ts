@@ -317,6 +317,94 @@ describe('provider webhooks', () => {
     expect(metrics).toMatch(/reaction_parked_events\{reaction="provider-webhooks"[^}]*\} [3-9]/);
   });
 
+  it('records a signed body that is not JSON, whatever its content type, answers 200 once and parks it', async () => {
+    const deliveries = [
+      ['application/json', '{"type": "orders.payment.succeeded", "data": '],
+      ['text/plain', 'orders.payment.succeeded ord_123'],
+      ['application/xml', '<event type="orders.payment.succeeded"/>'],
+      ['application/x-www-form-urlencoded', 'type=orders.payment.succeeded&orderId=ord_123'],
+      ['application/octet-stream', 'caf\u00e9 \u0000 bytes'],
+      ['application/json; charset=utf-8', 'null'],
+    ] as const;
+    const ids = deliveries.map(() => `msg_${randomUUID().replace(/-/g, '')}`);
+    for (const [index, [contentType, body]] of deliveries.entries()) {
+      const headers = { ...sign(body, ids[index]!), 'content-type': contentType };
+      const first = await post(body, headers);
+      expect([contentType, first.status, await first.json()]).toEqual([
+        contentType,
+        200,
+        { received: true, duplicate: false },
+      ]);
+      const again = await post(body, headers);
+      expect([contentType, again.status, await again.json()]).toEqual([
+        contentType,
+        200,
+        { received: true, duplicate: true },
+      ]);
+      const recorded = (await store.load('provider-webhook', ids[index]!)).events;
+      expect(recorded.map((e) => [e.type, e.data])).toEqual([
+        [
+          'ProviderWebhookUnrecognized',
+          {
+            body,
+            bodyBytes: Buffer.byteLength(body),
+            bodySha256: createHash('sha256').update(body).digest('hex'),
+            reason: expect.any(String),
+          },
+        ],
+      ]);
+    }
+    const parked = await eventually(
+      () =>
+        database.db
+          .withSchema(`${stack.env.schema}_reactions`)
+          .selectFrom('parked_reactions' as never)
+          .select(['reaction' as never, 'subject' as never])
+          .execute() as Promise<{ reaction: string; subject: string }[]>,
+      (rows) => ids.every((id) => rows.some((r) => r.subject.endsWith(id))),
+    );
+    for (const id of ids) {
+      expect(parked.find((r) => r.subject.endsWith(id))).toMatchObject({ reaction: 'provider-webhooks' });
+    }
+  });
+
+  it('refuses a non-JSON body that is not signed with 401, and one over the body limit with 413', async () => {
+    const id = `msg_${randomUUID().replace(/-/g, '')}`;
+    const body = 'not json at all';
+    const unsigned = await post(body, { 'content-type': 'text/plain' });
+    expect([unsigned.status, await unsigned.json()]).toMatchObject([401, { code: 'UNAUTHORIZED' }]);
+    const forged = await post(body, { ...sign('something else', id), 'content-type': 'text/plain' });
+    expect([forged.status, await forged.json()]).toMatchObject([401, { code: 'UNAUTHORIZED' }]);
+    const huge = 'x'.repeat(1024 * 1024 + 1);
+    const oversized = await post(huge, { ...sign(huge, id), 'content-type': 'application/octet-stream' });
+    expect([oversized.status, await oversized.json()]).toMatchObject([413, { code: expect.any(String) }]);
+    expect(await eventsOf('provider-webhook', id)).toEqual([]);
+  });
+
+  it('keeps every other route reading JSON only: malformed JSON is 400, other media types 415', async () => {
+    const client = new TestClient(stack.url);
+    const malformed = await client.request('POST', '/api/dev/login', '{"email": ');
+    expect([malformed.status, malformed.json]).toMatchObject([400, { code: 'BAD_REQUEST' }]);
+    for (const contentType of [
+      'application/xml',
+      'application/octet-stream',
+      'application/x-www-form-urlencoded',
+    ]) {
+      const res = await client.request('POST', '/api/dev/login', '<email/>', { 'content-type': contentType });
+      expect([contentType, res.status, res.json]).toMatchObject([
+        contentType,
+        415,
+        { code: 'UNSUPPORTED_MEDIA_TYPE' },
+      ]);
+    }
+    const text = await client.request('POST', '/api/dev/login', 'ada@example.com', {
+      'content-type': 'text/plain',
+    });
+    expect([text.status, text.json]).toMatchObject([400, { code: 'VALIDATION_ERROR' }]);
+    const json = await client.request('POST', '/api/dev/login', { email: 'ada@example.com' });
+    expect(json.status).toBe(200);
+  });
+
   it('records a verified delivery whose id cannot name a subject under the digest of that id', async () => {
     const { client, orderId, providerOrderId } = await placedOrder();
     const body = JSON.stringify({

@@ -351,6 +351,40 @@ describe('on-chain cart (CART_SERVICE=onchain)', () => {
     ).toEqual([]);
   }, 40_000);
 
+  it('takes delivered items off the chain: a shopper who ordered more than 10 items can still add, even a product ordered before, and the chain holds the active items', async () => {
+    const { client, evm, sui: address } = await shopper();
+    stack.provider.fund(evm, '1000');
+    await client.request('POST', '/api/cart/init');
+    const kept = await client.request('POST', '/api/cart', product(500));
+    expect(kept.status).toBe(201);
+    for (let n = 1; n <= 11; n++) {
+      const item = await client.request('POST', '/api/cart', product(500 + n));
+      expect([n, item.status, item.json.code]).toEqual([n, 201, undefined]);
+      const order = await client.request('POST', '/api/checkout', { cartItemId: item.json.id });
+      expect(order.status).toBe(201);
+      stack.provider.approve(order.json.providerOrderId as string);
+      await eventually(
+        async () => (await store.load('order', order.json.orderId as string)).events.map((e) => e.type),
+        (types) => types.includes('OrderDelivered') && types.includes('OrderCheckedOutOnChain'),
+        20_000,
+      );
+    }
+    // The first product ordered again: its delivered object no longer stands in the way.
+    const last = await client.request('POST', '/api/cart', product(501));
+    expect([last.status, last.json.code]).toEqual([201, undefined]);
+    const active = ((await client.request('GET', '/api/cart')).json.items as { id: string }[]).map(
+      (i) => i.id,
+    );
+    expect(active.sort()).toEqual([kept.json.id as string, last.json.id as string].sort());
+    const objects = await Promise.all(active.map(objectIdOf));
+    expect(
+      await eventually(
+        async () => [...((await chain().getCart(address))?.itemIds ?? [])].sort(),
+        (ids) => ids.length === active.length,
+      ),
+    ).toEqual(objects.sort());
+  }, 120_000);
+
   it("records the chain's refusal of a checkout and keeps the status change", async () => {
     const { client, evm, sui: address } = await shopper();
     stack.provider.fund(evm, '100');

@@ -148,6 +148,8 @@ export const cartDecider: Decider<CartCommand, CartEvent, CartState> = {
       case 'RestoreItem': {
         const item = state.ordered.get(command.itemId);
         if (!item) return [];
+        // The contract's cart no longer holds it: listing it again would part the cart from the chain.
+        if (state.leftChain.has(command.itemId)) return [];
         const active = [...state.items.values()];
         // The shopper may have filled the cart or re-added the product meanwhile: then it stays out.
         if (active.length >= CART_CAPACITY) return [];
@@ -169,8 +171,8 @@ export const cartDecider: Decider<CartCommand, CartEvent, CartState> = {
         items.delete(event.data.itemId);
         const ordered = new Map(state.ordered);
         if (removed && event.data.reason === 'ordered') ordered.set(event.data.itemId, removed);
-        // A user's delete of an item the contract holds leaves the object there until removed on chain.
-        if (!removed || event.data.reason !== 'removed' || !state.onChainCartId)
+        // A deleted or ordered item's object stays in the contract's cart until removed on chain.
+        if (!removed || event.data.reason === 'chain' || !state.onChainCartId)
           return { ...state, items, ordered };
         const chainRemovals = new Map(state.chainRemovals).set(event.data.itemId, removed);
         return { ...state, items, ordered, chainRemovals };
@@ -178,14 +180,22 @@ export const cartDecider: Decider<CartCommand, CartEvent, CartState> = {
       case 'ItemRemovedFromChain': {
         const chainRemovals = new Map(state.chainRemovals);
         chainRemovals.delete(event.data.itemId);
-        return { ...state, chainRemovals };
+        return { ...state, chainRemovals, leftChain: new Set(state.leftChain).add(event.data.itemId) };
       }
       case 'ItemRestored': {
         const item = state.ordered.get(event.data.itemId);
         if (!item) return state;
         const ordered = new Map(state.ordered);
         ordered.delete(event.data.itemId);
-        return { ...state, items: new Map(state.items).set(event.data.itemId, item), ordered };
+        // Back in the cart, the item keeps its object on chain.
+        const chainRemovals = new Map(state.chainRemovals);
+        chainRemovals.delete(event.data.itemId);
+        return {
+          ...state,
+          items: new Map(state.items).set(event.data.itemId, item),
+          ordered,
+          chainRemovals,
+        };
       }
       case 'ItemCheckoutStarted':
         return {

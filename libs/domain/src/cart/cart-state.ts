@@ -21,10 +21,13 @@ export interface CartState {
   /** On-chain object id of each item, as the indexer saw it (CART_SERVICE=onchain). */
   links: Map<string, string>;
   /**
-   * Items the user removed while the contract's cart still holds their object (CART_SERVICE=onchain):
-   * the delete is the user's answer at once, the chain catches up after.
+   * Items out of the cart whose object the contract's cart still holds (CART_SERVICE=onchain):
+   * removed by the user (the delete is the user's answer at once, the chain catches up after) or
+   * ordered (the object leaves once the order is done with it, see objectKeptForOrder).
    */
   chainRemovals: Map<string, CartItem>;
+  /** Items whose object has left the contract's cart: such an item cannot come back. */
+  leftChain: Set<string>;
   /** The latest order of each item: its contract checkout needs the object still on chain. */
   lastOrders: Map<string, string>;
   onChainCartId: string | null;
@@ -37,6 +40,7 @@ export const initialCartState: CartState = {
   checkouts: new Map(),
   links: new Map(),
   chainRemovals: new Map(),
+  leftChain: new Set(),
   lastOrders: new Map(),
   onChainCartId: null,
 };

@@ -22,6 +22,8 @@ export interface OrderState {
   onChainSubmitted: string[];
   /** The chain refused the contract checkout (recorded once at least). */
   onChainRefused: boolean;
+  /** Where a cancelled order stopped: cancelled at payment, its item goes back to the cart. */
+  cancelledAt: 'payment' | 'delivery' | null;
 }
 
 export const initialOrderState: OrderState = {
@@ -39,6 +41,7 @@ export const initialOrderState: OrderState = {
   onChainDigest: null,
   onChainSubmitted: [],
   onChainRefused: false,
+  cancelledAt: null,
 };
 
 export interface CreateOrder {
@@ -208,6 +211,7 @@ export const orderDecider: Decider<OrderCommand, OrderEvent, OrderState> = {
         onChainDigest: null,
         onChainSubmitted: [],
         onChainRefused: false,
+        cancelledAt: null,
       };
     }
     if (event.type === 'OrderCheckedOutOnChain') return { ...state, onChainDigest: event.data.txDigest };
@@ -218,6 +222,7 @@ export const orderDecider: Decider<OrderCommand, OrderEvent, OrderState> = {
     return {
       ...state,
       status,
+      cancelledAt: event.type === 'OrderCancelled' ? event.data.stage : state.cancelledAt,
       phase: event.data.phase,
       payment: event.data.payment ?? state.payment,
       quote: event.data.quote ?? state.quote,

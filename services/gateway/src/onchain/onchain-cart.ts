@@ -6,7 +6,7 @@ import {
   cartDecider,
   cartItemNotFound,
   DomainError,
-  itemNeededOnChain,
+  objectKeptForOrder,
   orderDecider,
   ProductToAdd,
   userDecider,
@@ -29,7 +29,8 @@ type Added = Extract<CartEvent, { type: 'ItemAdded' }>;
  * (so the spec's errors come before any chain call), then the contract is called by the
  * relayer for the user's address, then the decision is recorded as events, with the object the
  * add's own transaction created. A delete is the user's at once: it is recorded, then the object
- * is removed on chain, here if the chain answers, else by OnChainRemovalReaction.
+ * is removed on chain, here if the chain answers, else by OnChainRemovalReaction. An ordered
+ * item's object leaves the chain the same way once its order is done with it.
  */
 @Injectable()
 export class OnChainCart {
@@ -144,14 +145,15 @@ export class OnChainCart {
   /**
    * Objects are removed by id, never by product, so a later item of the same product is never
    * taken instead. An object the contract no longer holds was removed already (by another process).
-   * A removed item not linked yet waits for its link (LinkOnChainItem links removed items too);
-   * one whose order may still check it out on chain waits for that outcome.
+   * An item not linked yet waits for its link (LinkOnChainItem links items out of the cart too);
+   * one its order still keeps on chain waits for that order.
    */
   private async settle(userId: string, address: string): Promise<void> {
     const { state } = await this.runner.state(cartDecider, 'cart', userId);
     for (const itemId of state.chainRemovals.keys()) {
       const objectId = state.links.get(itemId);
-      if (!objectId || (await this.orderNeeds(state.lastOrders.get(itemId)))) continue;
+      if (!objectId || (await this.keptForOrder(state.lastOrders.get(itemId), state.ordered.has(itemId))))
+        continue;
       await this.contractOrFail()
         .removeItem(address, objectId)
         .catch((error: unknown) => {
@@ -167,10 +169,10 @@ export class OnChainCart {
     }
   }
 
-  private async orderNeeds(orderId: string | undefined): Promise<boolean> {
+  private async keptForOrder(orderId: string | undefined, ordered: boolean): Promise<boolean> {
     if (!orderId) return false;
     const { state } = await this.runner.state(orderDecider, 'order', orderId);
-    return itemNeededOnChain(state);
+    return objectKeptForOrder(state, ordered);
   }
 
   /** Read from chain state, per the spec. */

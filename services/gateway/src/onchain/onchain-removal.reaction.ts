@@ -4,10 +4,11 @@ import { Reaction } from '@shop/reactions';
 import { OnChainCart } from './onchain-cart';
 
 /**
- * With CART_SERVICE=onchain, takes the objects of items the user removed out of the contract's
- * cart: after the delete (when the chain did not answer it at once), once the item's object is
- * linked, or once its order no longer needs it (cancelled here; checked out on chain: see
- * OnChainCheckoutReaction). A failure is retried by the runner with backoff; each removal is recorded once.
+ * With CART_SERVICE=onchain, takes the objects of items the user removed or ordered out of the
+ * contract's cart: after the delete (when the chain did not answer it at once), once the item's
+ * object is linked, or once its order no longer keeps it (cancelled or delivered here; checked out
+ * on chain: see OnChainCheckoutReaction). A failure is retried by the runner with backoff; each
+ * removal is recorded once.
  */
 @Injectable()
 export class OnChainRemovalReaction implements Reaction {

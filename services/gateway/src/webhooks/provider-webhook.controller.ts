@@ -9,6 +9,7 @@ import type { GatewayConfig } from '@shop/config';
 import { DomainError } from '@shop/domain';
 import { ApiRoute } from '@shop/http';
 import { providerWebhookEventSchema } from '@shop/provider';
+import { RawBodyRoute } from '../http/body-parsers';
 import { CONFIG } from '../infrastructure/tokens';
 import { RecordProviderWebhookCommand } from './record-provider-webhook.command';
 import { RecordUnrecognizedWebhookCommand } from './record-unrecognized-webhook.command';
@@ -43,6 +44,7 @@ export class ProviderWebhookController {
   }
 
   @Post('provider')
+  @RawBodyRoute()
   @HttpCode(200)
   @ApiRoute({
     summary:
@@ -56,7 +58,7 @@ export class ProviderWebhookController {
       },
     },
     errors: [
-      { status: 400, code: 'BAD_REQUEST', description: 'body is not JSON' },
+      { status: 413, code: 'PAYLOAD_TOO_LARGE', description: 'body over 1 MiB' },
       {
         status: 401,
         code: 'UNAUTHORIZED',
@@ -74,20 +76,30 @@ export class ProviderWebhookController {
     const headers = request.headers as Record<string, string>;
     const body = request.rawBody ?? Buffer.alloc(0);
     let payload: unknown;
+    let readable = true;
     try {
       payload = this.verifier.verify(body, headers);
     } catch (error) {
       if (error instanceof WebhookVerificationError) {
         throw new DomainError('unauthorized', 'UNAUTHORIZED', `Invalid webhook signature: ${error.message}`);
       }
-      throw new DomainError('invalid', 'BAD_REQUEST', 'Webhook body is not JSON');
+      // The signature is checked before the body is parsed: a SyntaxError is a verified body
+      // that is not JSON.
+      if (!(error instanceof SyntaxError)) throw error;
+      readable = false;
     }
     const deliveryId = deliveryKeyOf(headers['svix-id'] ?? headers['webhook-id'] ?? '');
-    const event = providerWebhookEventSchema.safeParse(payload);
+    const event = readable ? providerWebhookEventSchema.safeParse(payload) : null;
     const recorded = await this.commands.execute(
-      event.success
+      event?.success
         ? new RecordProviderWebhookCommand(deliveryId, event.data)
-        : new RecordUnrecognizedWebhookCommand(deliveryId, body, 'body is not a provider order event'),
+        : new RecordUnrecognizedWebhookCommand(
+            deliveryId,
+            body,
+            event
+              ? 'body is not a provider order event'
+              : `body is not JSON (content type ${String(headers['content-type'] ?? 'none').slice(0, 100)})`,
+          ),
     );
     return { received: true, duplicate: !recorded };
   }
