@@ -14,7 +14,11 @@ export interface BenchNames {
 export interface BenchStack {
   names: BenchNames;
   gatewayUrl: string;
+  /** Where the gateway's /metrics answers: its own METRICS_PORT, or its public port before that moved. */
+  gatewayMetricsUrl: string;
   projectorUrl: string;
+  /** From spawning each service to its first ready answer of /ready. */
+  startupSeconds: { projector: number; gateway: number };
   gateway: ServiceProcess;
   projector: ServiceProcess;
   provider: ProviderSandbox;
@@ -45,9 +49,10 @@ function freePort(): Promise<number> {
 }
 
 /**
- * The gateway and the projector as separate processes, as `npm start` runs them (so each has
- * its own CPU and RSS), on this run's stream and schema, with the provider stand-in in this
- * process for wallet provisioning.
+ * The gateway and the projector as separate processes (so each has its own CPU and RSS), on this
+ * run's stream and schema, with the provider stand-in in this process for wallet provisioning
+ * and sign-in. `compiled` runs the JavaScript the build wrote, as the production image does;
+ * otherwise the TypeScript goes through the runtime transpiler, as `npm start` runs it.
  */
 export async function startBenchStack(
   names: BenchNames,
@@ -55,9 +60,19 @@ export async function startBenchStack(
   settings: Record<string, string>,
   /** Variables for the projector only (an experiment with its Postgres settings). */
   projectorSettings: Record<string, string> = {},
+  compiled = true,
 ): Promise<BenchStack> {
-  const provider = await startProviderSandbox({ port: 0, logLevel: 'silent' });
-  const [gatewayPort, metricsPort] = await Promise.all([freePort(), freePort()]);
+  // Sessions outlive the longest bench run: a token expiring mid-phase would count as errors.
+  const provider = await startProviderSandbox({
+    port: 0,
+    logLevel: 'silent',
+    jwt: { ttlSeconds: 12 * 3600 },
+  });
+  const [gatewayPort, gatewayMetricsPort, metricsPort] = await Promise.all([
+    freePort(),
+    freePort(),
+    freePort(),
+  ]);
   const env: Record<string, string> = {
     ...(Object.fromEntries(Object.entries(base).filter(([, v]) => v !== undefined)) as Record<
       string,
@@ -71,7 +86,6 @@ export async function startBenchStack(
     HOST: '127.0.0.1',
     PORT: String(gatewayPort),
     METRICS_PORT: String(metricsPort),
-    DEV_JWT_SECRET: randomBytes(32).toString('hex'),
     WALLET_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
     PROVIDER_API_URL: provider.url,
     PROVIDER_API_KEY: provider.apiKey,
@@ -87,21 +101,57 @@ export async function startBenchStack(
     for (const service of started.reverse()) await service.stop();
     await provider.close();
   };
+  const entry = (service: string) =>
+    compiled ? `services/${service}/dist/main.js` : `services/${service}/src/main.ts`;
   try {
-    const projector = startServiceProcess('services/projector/src/main.ts', { ...env, ...projectorSettings });
+    let spawnedAt = performance.now();
+    const projector = startServiceProcess(entry('projector'), { ...env, ...projectorSettings }, { compiled });
     started.push(projector);
     await untilReady(projectorUrl, projector);
-    const gateway = startServiceProcess('services/gateway/src/main.ts', env);
+    const projectorStartup = (performance.now() - spawnedAt) / 1000;
+    spawnedAt = performance.now();
+    const gateway = startServiceProcess(
+      entry('gateway'),
+      { ...env, METRICS_PORT: String(gatewayMetricsPort) },
+      { compiled },
+    );
     started.push(gateway);
     await untilReady(gatewayUrl, gateway);
-    return { names, gatewayUrl, projectorUrl, gateway, projector, provider, stop };
+    const gatewayStartup = (performance.now() - spawnedAt) / 1000;
+    return {
+      names,
+      gatewayUrl,
+      gatewayMetricsUrl: await metricsUrlOf(`http://127.0.0.1:${gatewayMetricsPort}`, gatewayUrl),
+      projectorUrl,
+      startupSeconds: { projector: projectorStartup, gateway: gatewayStartup },
+      gateway,
+      projector,
+      provider,
+      stop,
+    };
   } catch (error) {
     await stop();
     throw error;
   }
 }
 
-/** Polls /ready: the services log at warn level here, so there is no start-up line to wait for. */
+/**
+ * The gateway's /metrics on its own METRICS_PORT when it serves it there, else on its public
+ * port (where it answered before the metrics moved off it); BENCH_GATEWAY_METRICS_URL overrides.
+ */
+async function metricsUrlOf(own: string, publicUrl: string): Promise<string> {
+  if (process.env.BENCH_GATEWAY_METRICS_URL) return process.env.BENCH_GATEWAY_METRICS_URL;
+  const answers = await fetch(`${own}/metrics`).then(
+    (r) => r.ok,
+    () => false,
+  );
+  return answers ? own : publicUrl;
+}
+
+/**
+ * Polls /ready often (start-up time is measured to its first ready answer): the services log at
+ * warn level here, so there is no start-up line to wait for.
+ */
 async function untilReady(url: string, service: ServiceProcess, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
@@ -111,7 +161,7 @@ async function untilReady(url: string, service: ServiceProcess, timeoutMs = 60_0
       () => false,
     );
     if (ready) return;
-    await new Promise((r) => setTimeout(r, 200));
+    await new Promise((r) => setTimeout(r, 25));
   }
   throw new Error(`${url} not ready within ${timeoutMs} ms:\n${service.output().slice(-2000)}`);
 }

@@ -11,6 +11,7 @@ import { summarize } from './latency';
 import { closedLoop, fixedRate } from './load';
 import { rawFloor } from './raw-floor';
 import { measureRebuild } from './rebuild-bench';
+import { cpuSecondsOf, rssMiB } from './process-stats';
 import { cpuSeconds, histogramQuantile, scrape } from './scrape';
 import { benchProduct, BenchUser } from './users';
 
@@ -46,9 +47,9 @@ export async function writePath(ctx: PhaseContext) {
   ctx.log('warming up (5 s)');
   await closedLoop(concurrency, 5, (w, i) => addAndRemove(api, userOf(ctx, w, i)));
   ctx.log(`(a) write path: POST + DELETE /api/cart, concurrency ${concurrency}, ${seconds} s`);
-  const [gw0, pr0] = await Promise.all([scrape(stack.gatewayUrl), scrape(stack.projectorUrl)]);
+  const [gw0, pr0] = await Promise.all([scrape(stack.gatewayMetricsUrl), scrape(stack.projectorUrl)]);
   const write = await closedLoop(concurrency, seconds, (w, i) => addAndRemove(api, userOf(ctx, w, i)));
-  const [gw1, pr1] = await Promise.all([scrape(stack.gatewayUrl), scrape(stack.projectorUrl)]);
+  const [gw1, pr1] = await Promise.all([scrape(stack.gatewayMetricsUrl), scrape(stack.projectorUrl)]);
   return {
     ...summarize(write.latencies, write.seconds),
     errors: write.errors,
@@ -110,12 +111,12 @@ export async function readPath(ctx: PhaseContext) {
   );
   const read = async (path: string) => {
     ctx.log(`(c) read path: GET ${path}, concurrency ${concurrency}, ${seconds} s`);
-    const g0 = await scrape(stack.gatewayUrl);
+    const g0 = await scrape(stack.gatewayMetricsUrl);
     const result = await closedLoop(concurrency, seconds, async (w, i) => {
       const response = await api.expect(200, 'GET', path, { cookie: userOf(ctx, w, i).cookie });
       return [response.ms];
     });
-    const g1 = await scrape(stack.gatewayUrl);
+    const g1 = await scrape(stack.gatewayMetricsUrl);
     return {
       ...summarize(result.latencies, result.seconds),
       errors: result.errors,
@@ -131,7 +132,7 @@ export async function pacedWrites(ctx: PhaseContext, perSecond: number) {
   const { stack, api, users, seconds } = ctx;
   ctx.log(`(d) write-to-readable at ${perSecond} commands/s, ${seconds} s`);
   const pending = new Map<BenchUser, string>();
-  const [gw0, pr0] = await Promise.all([scrape(stack.gatewayUrl), scrape(stack.projectorUrl)]);
+  const [gw0, pr0] = await Promise.all([scrape(stack.gatewayMetricsUrl), scrape(stack.projectorUrl)]);
   const paced = await fixedRate(perSecond, seconds, async (n) => {
     const user = users[n % users.length]!;
     const itemId = pending.get(user);
@@ -143,7 +144,7 @@ export async function pacedWrites(ctx: PhaseContext, perSecond: number) {
     pending.set(user, (added.body as { id: string }).id);
     return [added.ms];
   });
-  const [gw1, pr1] = await Promise.all([scrape(stack.gatewayUrl), scrape(stack.projectorUrl)]);
+  const [gw1, pr1] = await Promise.all([scrape(stack.gatewayMetricsUrl), scrape(stack.projectorUrl)]);
   const cart = { aggregate: 'cart' };
   return {
     commandsPerSecond: perSecond,
@@ -158,12 +159,36 @@ export async function pacedWrites(ctx: PhaseContext, perSecond: number) {
   };
 }
 
-/** (f) Resident memory of both services, from their own /metrics. */
-export async function memory(ctx: PhaseContext) {
-  const [gw, pr] = await Promise.all([scrape(ctx.stack.gatewayUrl), scrape(ctx.stack.projectorUrl)]);
+/** (f) Resident memory of both services now, from /proc. */
+export function memory(stack: BenchStack) {
   return {
-    gatewayRssMiB: Math.round(sampleValue(gw, 'process_resident_memory_bytes') / 2 ** 20),
-    projectorRssMiB: Math.round(sampleValue(pr, 'process_resident_memory_bytes') / 2 ** 20),
+    gatewayRssMiB: rssMiB(stack.gateway.child.pid!),
+    projectorRssMiB: rssMiB(stack.projector.child.pid!),
+  };
+}
+
+/**
+ * (g) CPU the services burn with nothing to do: CPU time of each process over `seconds` of an
+ * idle stack, as a share of one core. The stand-ins live in the bench process here, so they are
+ * not in the sum (the transpiled stack runs them in processes of their own).
+ */
+export async function idle(stack: BenchStack, seconds: number, log: (line: string) => void) {
+  // Start-up work (consumers catching up, first JWKS fetch) is not idling.
+  await new Promise((r) => setTimeout(r, 2000));
+  log(`(g) idle stack: CPU time of each service over ${seconds} s`);
+  const pids = { gateway: stack.gateway.child.pid!, projector: stack.projector.child.pid! };
+  const before = { gateway: cpuSecondsOf(pids.gateway), projector: cpuSecondsOf(pids.projector) };
+  const started = performance.now();
+  await new Promise((r) => setTimeout(r, seconds * 1000));
+  const elapsed = (performance.now() - started) / 1000;
+  const share = (cpu: number) => Math.round((cpu / elapsed) * 10_000) / 100;
+  const gateway = share(cpuSecondsOf(pids.gateway) - before.gateway);
+  const projector = share(cpuSecondsOf(pids.projector) - before.projector);
+  return {
+    seconds: Math.round(elapsed * 10) / 10,
+    gatewayPercentOfCore: gateway,
+    projectorPercentOfCore: projector,
+    totalPercentOfCore: Math.round((gateway + projector) * 100) / 100,
   };
 }
 
