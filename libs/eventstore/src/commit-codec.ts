@@ -71,3 +71,57 @@ export function decodeCommit(
     };
   });
 }
+
+interface StoredCommit {
+  commandId: string;
+  events: (Omit<RecordedEvent, 'sequence' | 'index' | 'subject' | 'aggregate' | 'commandId'> & {
+    version: number;
+  })[];
+}
+
+function isStoredCommit(value: unknown): value is StoredCommit {
+  const commit = value as Partial<StoredCommit> | null;
+  return (
+    typeof commit === 'object' &&
+    commit !== null &&
+    typeof commit.commandId === 'string' &&
+    Array.isArray(commit.events) &&
+    commit.events.length > 0 &&
+    commit.events.every(
+      (e) => typeof e === 'object' && e !== null && typeof e.type === 'string' && Number.isInteger(e.version),
+    )
+  );
+}
+
+/**
+ * Reads one stored message back for a replay (a rebuild, an inspection copy). Every event was
+ * validated by `buildCommit` when it was appended, so current-version data is taken as stored:
+ * only its shape as a commit is checked. Older versions go through their upcasters and are
+ * validated, as `decodeCommit` does. An unknown type or a newer version still throws.
+ */
+export function decodeTrustedCommit(
+  catalogue: EventCatalogue,
+  subjectPrefix: string,
+  subject: string,
+  sequence: number,
+  payload: Uint8Array,
+): RecordedEvent[] {
+  const commit: unknown = JSON.parse(decoder.decode(payload));
+  if (!isStoredCommit(commit)) throw new Error(`message ${sequence} is not a commit`);
+  const aggregate = parseSubject(subjectPrefix, subject).aggregate as AggregateName;
+  return commit.events.map((envelope, index) => {
+    const current = catalogue.definition(envelope.type).version;
+    const { version, data } =
+      envelope.version === current ? { version: current, data: envelope.data } : catalogue.upcast(envelope);
+    return {
+      ...envelope,
+      version,
+      data,
+      sequence,
+      index,
+      subject,
+      aggregate,
+      commandId: commit.commandId,
+    };
+  });
+}

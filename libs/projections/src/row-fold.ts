@@ -8,16 +8,11 @@ export interface RowFoldSpec<R extends Row> {
   /** A table of whichever schema `db` is bound to. */
   table: string;
   key: keyof R & string;
-  /** Columns stored as jsonb: written as JSON text so arrays are not taken for Postgres arrays. */
-  jsonColumns?: readonly (keyof R & string)[];
   /** The row an event touches, or null when the event is not for this table. */
   keyOf(event: RecordedEvent): string | null;
   /** The row after the event: a row to upsert, null to delete it, or the same row for no change. */
   fold(row: R | undefined, event: RecordedEvent): R | null | undefined;
 }
-
-/** Postgres allows 65,535 bind parameters in one statement. */
-const MAX_PARAMETERS = 60_000;
 
 /**
  * The batch pattern for row-per-entity read models: one SELECT for every row the batch
@@ -61,35 +56,44 @@ export async function applyRowFold<R extends Row>(
   for (const key of changed) {
     const row = rows.get(key);
     if (row === null || row === undefined) deletes.push(key);
-    else upserts.push(serialise(row, spec.jsonColumns ?? []));
+    else upserts.push(row);
   }
 
   if (deletes.length > 0) await untyped.deleteFrom(spec.table).where(keyColumn, 'in', deletes).execute();
-  if (upserts.length === 0) return;
-  const columns = Object.keys(upserts[0]!);
-  const chunk = Math.max(1, Math.floor(MAX_PARAMETERS / columns.length));
-  for (let i = 0; i < upserts.length; i += chunk) {
-    await untyped
-      .insertInto(spec.table)
-      .values(upserts.slice(i, i + chunk))
-      .onConflict((oc) =>
-        oc
-          .column(keyColumn)
-          .doUpdateSet(
-            Object.fromEntries(
-              columns.filter((c) => c !== spec.key).map((c) => [c, sql.ref(`excluded.${c}`)]),
-            ) as never,
-          ),
-      )
-      .execute();
-  }
+  if (upserts.length > 0) await upsertRows(untyped, spec.table, keyColumn, upserts);
 }
 
-function serialise(row: Row, jsonColumns: readonly string[]): Row {
-  if (jsonColumns.length === 0) return row;
-  const out: Row = { ...row };
-  for (const column of jsonColumns) {
-    if (out[column] !== null && out[column] !== undefined) out[column] = JSON.stringify(out[column]);
-  }
-  return out;
+/**
+ * One multi-row upsert whose rows travel as a single JSON parameter that Postgres turns into
+ * typed rows (json_populate_recordset against the table's own row type): no bind parameter
+ * per value to build and encode, and no statement size that grows with the rows. jsonb columns
+ * take their nested JSON as is; timestamps go as ISO text.
+ */
+async function upsertRows(
+  db: Kysely<Record<string, Record<string, unknown>>>,
+  table: string,
+  keyColumn: string,
+  rows: readonly Row[],
+): Promise<void> {
+  const columns = [...new Set(rows.flatMap((row) => Object.keys(row)))];
+  await db
+    .insertInto(table)
+    .columns(columns)
+    .expression((eb) =>
+      eb
+        .selectFrom(
+          sql<Row>`json_populate_recordset(NULL::${sql.table(table)}, ${JSON.stringify(rows)}::json)`.as('r'),
+        )
+        .select(columns as never),
+    )
+    .onConflict((oc) =>
+      oc
+        .column(keyColumn)
+        .doUpdateSet(
+          Object.fromEntries(
+            columns.filter((c) => c !== keyColumn).map((c) => [c, sql.ref(`excluded.${c}`)]),
+          ) as never,
+        ),
+    )
+    .execute();
 }

@@ -1,6 +1,6 @@
 import { EventStore } from '@shop/eventstore';
 import { BatchApplier, BatchItem } from './batch-applier';
-import { decodeBatchItem } from './batch-item';
+import { decodeReplayedBatchItem } from './batch-item';
 import { AnyKysely, AnyProjection } from './projection';
 
 export interface CatchUpProgress {
@@ -74,7 +74,7 @@ export async function catchUpProjections(options: CatchUpOptions): Promise<Catch
   let writing: Promise<void> = Promise.resolve();
   let batch: BatchItem[] = [];
   for await (const message of store.readRaw(from, last)) {
-    const item = decodeBatchItem(store, message.subject, message.sequence, message.data);
+    const item = decodeReplayedBatchItem(store, message.subject, message.sequence, message.data);
     batch.push(item);
     messages++;
     events += item.events?.length ?? 0;
