@@ -181,27 +181,26 @@ export function resultRows(r: Record<string, any>, baseline?: Record<string, any
   return rows;
 }
 
-/** The growth curves: each point against the first, flagged when it grows faster than the work. */
+/**
+ * The growth curves: each point against the first, flagged when it grows faster than the work
+ * (the stream's events, which include what earlier phases wrote) or, for a latency, at all.
+ */
 function growthRows(growth: Record<string, any>): Row[] {
   const rows: Row[] = [];
   for (const curve of growth.curves as any[]) {
     const first = curve.points[0];
     for (const point of curve.points) {
-      const work = point.scale / first.scale;
+      const work = Math.round((point.events / first.events) * 10) / 10;
       const cost = first.value > 0 ? point.value / first.value : 0;
       rows.push(
         row(
-          `${curve.name} @ ${point.scale}x`,
-          `${point.value} ${curve.unit} (${cost.toFixed(2)}x for ${work}x work)`,
+          `growth: ${curve.name} @ ${point.scale}x (${point.events} events)`,
+          `${point.value} ${curve.unit} (${cost.toFixed(2)}x for ${work}x events)`,
           curve.expect === 'flat' ? '<= 1.5x (flat)' : `<= ${(1.25 * work).toFixed(1)}x (linear)`,
           curve.expect === 'flat' ? cost <= 1.5 : cost <= 1.25 * work,
         ),
       );
     }
-  }
-  if (growth.coldWarm) {
-    const { coldMs, warmMs } = growth.coldWarm;
-    rows.push(row('aggregate load cold / warm ms (long history)', `${coldMs} / ${warmMs}`));
   }
   return rows;
 }

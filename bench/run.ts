@@ -9,7 +9,17 @@ import { createRedis, redisReady } from '@shop/redis';
 import { ApiClient } from './api-client';
 import { BenchNames, benchNames, startBenchStack } from './bench-stack';
 import { buildServices } from './build-services';
-import { idle, memory, pacedWrites, PhaseContext, rawPath, readPath, rebuild, writePath } from './phases';
+import {
+  growth,
+  idle,
+  memory,
+  pacedWrites,
+  PhaseContext,
+  rawPath,
+  readPath,
+  rebuild,
+  writePath,
+} from './phases';
 import { renderTable, resultRows } from './report';
 import { onboardUsers } from './users';
 
@@ -22,7 +32,8 @@ import { onboardUsers } from './users';
  * target and writes bench/results/<timestamp>.json.
  *
  * Flags: --seconds N per load phase (20), --concurrency N (32), --events N for the rebuild
- * (200000), --idle-seconds N (60), --phases idle,write,raw,read,paced,rebuild (all), --profile
+ * (200000), --idle-seconds N (60), --growth-events N (12500: the 1x of the growth phase, which
+ * goes to 16x), --phases idle,write,raw,read,paced,growth,rebuild (all), --profile
  * (V8 CPU profiles of the gateway and projector under bench/results/profiles-*), --projector-env
  * KEY=VALUE (see below), --transpiled (TypeScript through the runtime transpiler in development
  * mode, as `npm start` runs it, instead of the build), --baseline <results.json> (an earlier
@@ -37,7 +48,8 @@ const seconds = Number(option('seconds', '20'));
 const concurrency = Number(option('concurrency', '32'));
 const minEvents = Number(option('events', '200000'));
 const idleSeconds = Number(option('idle-seconds', '60'));
-const phases = new Set(option('phases', 'idle,write,raw,read,paced,rebuild').split(','));
+const growthEvents = Number(option('growth-events', '12500'));
+const phases = new Set(option('phases', 'idle,write,raw,read,paced,growth,rebuild').split(','));
 const compiled = !args.includes('--transpiled');
 const baselineFile = option('baseline', '');
 const fixedCommandRate = 200;
@@ -128,6 +140,12 @@ async function main(): Promise<void> {
           subjectPrefix: `${names.subjectPrefix}${suffix}`,
           catalogue: eventCatalogue,
         }),
+      openLiveStore: () =>
+        EventStore.create(nc, {
+          stream: names.stream,
+          subjectPrefix: names.subjectPrefix,
+          catalogue: eventCatalogue,
+        }),
       concurrency,
       seconds,
       log,
@@ -139,6 +157,7 @@ async function main(): Promise<void> {
     if (phases.has('raw')) results.rawFloor = await rawPath(ctx);
     if (phases.has('read')) results.read = await readPath(ctx);
     if (phases.has('paced')) results.writeToReadable = await pacedWrites(ctx, fixedCommandRate);
+    if (phases.has('growth')) results.growth = await growth(ctx, growthEvents, fixedCommandRate);
     if (phases.has('rebuild')) results.rebuild = await rebuild(ctx, minEvents);
     rss.atEnd = memory(stack);
   } finally {
@@ -166,6 +185,7 @@ async function main(): Promise<void> {
       minEvents,
       phases: [...phases],
       idleSeconds,
+      growthEvents,
       build,
       settings,
       projectorSettings,
@@ -189,7 +209,7 @@ async function cleanUp(nc: Awaited<ReturnType<typeof connectNats>>, db: Kysely<u
   for (const stream of [names.stream, `${names.stream}_RAW`, `${names.stream}_RB`]) {
     await jsm.streams.delete(stream).catch(() => undefined);
   }
-  for (const suffix of ['', '_secrets', '_raw', '_rb', '_rb_copy', '_rba']) {
+  for (const suffix of ['', '_secrets', '_raw', '_rb', '_rb_copy', '_rba', '_gr']) {
     await sql`DROP SCHEMA IF EXISTS ${sql.id(`${names.schema}${suffix}`)} CASCADE`.execute(db);
   }
   const redis = createRedis(env.REDIS_URL ?? 'redis://127.0.0.1:6379', '');
