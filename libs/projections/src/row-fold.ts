@@ -23,11 +23,9 @@ export async function applyRowFold<R extends Row>(
   spec: RowFoldSpec<R>,
   events: readonly RecordedEvent[],
 ): Promise<void> {
+  const keyOfEvent = events.map((event) => spec.keyOf(event));
   const keys = new Set<string>();
-  for (const event of events) {
-    const key = spec.keyOf(event);
-    if (key !== null) keys.add(key);
-  }
+  for (const key of keyOfEvent) if (key !== null) keys.add(key);
   if (keys.size === 0) return;
 
   // The table is chosen at run time, so this one helper works on an untyped view of the schema.
@@ -36,16 +34,17 @@ export async function applyRowFold<R extends Row>(
   const existing = (await untyped
     .selectFrom(spec.table)
     .selectAll()
-    .where(keyColumn, 'in', [...keys])
+    // One array parameter rather than a bind parameter per key: the statement stays the same size.
+    .where(keyColumn, '=', sql<string>`ANY(${[...keys]})`)
     .execute()) as R[];
   const rows = new Map<string, R | null>(existing.map((row) => [String(row[spec.key]), row]));
   const changed = new Set<string>();
 
-  for (const event of events) {
-    const key = spec.keyOf(event);
-    if (key === null) continue;
+  for (let i = 0; i < events.length; i++) {
+    const key = keyOfEvent[i];
+    if (key === null || key === undefined) continue;
     const before = rows.get(key) ?? undefined;
-    const after = spec.fold(before, event);
+    const after = spec.fold(before, events[i]!);
     if (after === undefined || after === before) continue;
     rows.set(key, after);
     changed.add(key);
@@ -59,7 +58,12 @@ export async function applyRowFold<R extends Row>(
     else upserts.push(row);
   }
 
-  if (deletes.length > 0) await untyped.deleteFrom(spec.table).where(keyColumn, 'in', deletes).execute();
+  if (deletes.length > 0) {
+    await untyped
+      .deleteFrom(spec.table)
+      .where(keyColumn, '=', sql<string>`ANY(${deletes})`)
+      .execute();
+  }
   if (upserts.length > 0) await upsertRows(untyped, spec.table, keyColumn, upserts);
 }
 
