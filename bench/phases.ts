@@ -107,7 +107,8 @@ export async function readPath(ctx: PhaseContext) {
           });
           ids.push((added.body as { id: string }).id);
         }
-        stack.provider.fund(`email:${user.email}:evm`, '100');
+        // In production the provider prices the item itself (the stand-in: up to 104.99 USDC).
+        stack.provider.fund(`email:${user.email}:evm`, '200');
         await api.expect(201, 'POST', '/api/checkout', { cookie: user.cookie, body: { cartItemId: ids[0] } });
       }
     }),
