@@ -17,6 +17,10 @@ export interface BenchStack {
   /** The gateway's metrics server (METRICS_PORT): /metrics is not on its public port. */
   gatewayMetricsUrl: string;
   projectorUrl: string;
+  /** The master key of the services' data keys (DATA_ENCRYPTION_KEY), for a store the bench opens on their stream. */
+  dataEncryptionKey: Buffer;
+  /** From spawning each service to its first ready answer of /ready. */
+  startupSeconds: { projector: number; gateway: number };
   gateway: ServiceProcess;
   projector: ServiceProcess;
   provider: ProviderSandbox;
@@ -47,9 +51,10 @@ function freePort(): Promise<number> {
 }
 
 /**
- * The gateway and the projector as separate processes, as `npm start` runs them (so each has
- * its own CPU and RSS), on this run's stream and schema, with the provider stand-in in this
- * process for wallet provisioning.
+ * The gateway and the projector as separate processes (so each has its own CPU and RSS), on this
+ * run's stream and schema, with the provider stand-in in this process for wallet provisioning
+ * and sign-in. `compiled` runs the JavaScript the build wrote, as the production image does;
+ * otherwise the TypeScript goes through the runtime transpiler, as `npm start` runs it.
  */
 export async function startBenchStack(
   names: BenchNames,
@@ -57,13 +62,20 @@ export async function startBenchStack(
   settings: Record<string, string>,
   /** Variables for the projector only (an experiment with its Postgres settings). */
   projectorSettings: Record<string, string> = {},
+  compiled = true,
 ): Promise<BenchStack> {
-  const provider = await startProviderSandbox({ port: 0, logLevel: 'silent' });
-  const [gatewayPort, metricsPort, gatewayMetricsPort] = await Promise.all([
+  // Sessions outlive the longest bench run: a token expiring mid-phase would count as errors.
+  const provider = await startProviderSandbox({
+    port: 0,
+    logLevel: 'silent',
+    jwt: { ttlSeconds: 12 * 3600 },
+  });
+  const [gatewayPort, gatewayMetricsPort, metricsPort] = await Promise.all([
     freePort(),
     freePort(),
     freePort(),
   ]);
+  const dataEncryptionKey = randomBytes(32);
   const env: Record<string, string> = {
     ...(Object.fromEntries(Object.entries(base).filter(([, v]) => v !== undefined)) as Record<
       string,
@@ -77,8 +89,8 @@ export async function startBenchStack(
     HOST: '127.0.0.1',
     PORT: String(gatewayPort),
     METRICS_PORT: String(metricsPort),
-    DEV_JWT_SECRET: randomBytes(32).toString('hex'),
     WALLET_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+    DATA_ENCRYPTION_KEY: dataEncryptionKey.toString('hex'),
     PROVIDER_API_URL: provider.url,
     PROVIDER_API_KEY: provider.apiKey,
     PROVIDER_JWKS_URL: provider.jwksUrl,
@@ -94,24 +106,45 @@ export async function startBenchStack(
     for (const service of started.reverse()) await service.stop();
     await provider.close();
   };
+  const entry = (service: string) =>
+    compiled ? `services/${service}/dist/main.js` : `services/${service}/src/main.ts`;
   try {
-    const projector = startServiceProcess('services/projector/src/main.ts', { ...env, ...projectorSettings });
+    let spawnedAt = performance.now();
+    const projector = startServiceProcess(entry('projector'), { ...env, ...projectorSettings }, { compiled });
     started.push(projector);
     await untilReady(projectorUrl, projector);
-    const gateway = startServiceProcess('services/gateway/src/main.ts', {
-      ...env,
-      METRICS_PORT: String(gatewayMetricsPort),
-    });
+    const projectorStartup = (performance.now() - spawnedAt) / 1000;
+    spawnedAt = performance.now();
+    const gateway = startServiceProcess(
+      entry('gateway'),
+      { ...env, METRICS_PORT: String(gatewayMetricsPort) },
+      { compiled },
+    );
     started.push(gateway);
     await untilReady(gatewayUrl, gateway);
-    return { names, gatewayUrl, gatewayMetricsUrl, projectorUrl, gateway, projector, provider, stop };
+    const gatewayStartup = (performance.now() - spawnedAt) / 1000;
+    return {
+      names,
+      gatewayUrl,
+      gatewayMetricsUrl,
+      projectorUrl,
+      dataEncryptionKey,
+      startupSeconds: { projector: projectorStartup, gateway: gatewayStartup },
+      gateway,
+      projector,
+      provider,
+      stop,
+    };
   } catch (error) {
     await stop();
     throw error;
   }
 }
 
-/** Polls /ready: the services log at warn level here, so there is no start-up line to wait for. */
+/**
+ * Polls /ready often (start-up time is measured to its first ready answer): the services log at
+ * warn level here, so there is no start-up line to wait for.
+ */
 async function untilReady(url: string, service: ServiceProcess, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
@@ -121,7 +154,7 @@ async function untilReady(url: string, service: ServiceProcess, timeoutMs = 60_0
       () => false,
     );
     if (ready) return;
-    await new Promise((r) => setTimeout(r, 200));
+    await new Promise((r) => setTimeout(r, 25));
   }
   throw new Error(`${url} not ready within ${timeoutMs} ms:\n${service.output().slice(-2000)}`);
 }

@@ -1,4 +1,4 @@
-import { Kysely } from 'kysely';
+import { Kysely, sql } from 'kysely';
 import { EventStore } from '@shop/eventstore';
 import { sampleValue } from '@shop/metrics';
 import { rebuildProjections } from '@shop/projections';
@@ -10,7 +10,9 @@ import { BenchStack } from './bench-stack';
 import { summarize } from './latency';
 import { closedLoop, fixedRate } from './load';
 import { rawFloor } from './raw-floor';
+import { appendHistory, eventsPerUserOf, quietAggregates } from './event-history';
 import { measureRebuild } from './rebuild-bench';
+import { cpuSecondsOf, rssMiB } from './process-stats';
 import { cpuSeconds, histogramQuantile, scrape } from './scrape';
 import { benchProduct, BenchUser } from './users';
 
@@ -20,6 +22,8 @@ export interface PhaseContext {
   users: BenchUser[];
   db: Kysely<unknown>;
   openStore(suffix: string): Promise<EventStore>;
+  /** The stream the stack runs on. */
+  openLiveStore(): Promise<EventStore>;
   concurrency: number;
   seconds: number;
   log(line: string): void;
@@ -103,7 +107,8 @@ export async function readPath(ctx: PhaseContext) {
           });
           ids.push((added.body as { id: string }).id);
         }
-        stack.provider.fund(`email:${user.email}:evm`, '100');
+        // In production the provider prices the item itself (the stand-in: up to 104.99 USDC).
+        stack.provider.fund(`email:${user.email}:evm`, '200');
         await api.expect(201, 'POST', '/api/checkout', { cookie: user.cookie, body: { cartItemId: ids[0] } });
       }
     }),
@@ -126,10 +131,9 @@ export async function readPath(ctx: PhaseContext) {
   return { cart: await read('/api/cart'), orders: await read('/api/orders') };
 }
 
-/** (d) Commands at a fixed rate (open loop); write-to-readable from the gateway's histogram. */
-export async function pacedWrites(ctx: PhaseContext, perSecond: number) {
-  const { stack, api, users, seconds } = ctx;
-  ctx.log(`(d) write-to-readable at ${perSecond} commands/s, ${seconds} s`);
+/** Cart commands at a fixed rate (open loop), each user alternating add and remove. */
+async function paceCommands(ctx: PhaseContext, perSecond: number, seconds: number) {
+  const { stack, api, users } = ctx;
   const pending = new Map<BenchUser, string>();
   const [gw0, pr0] = await Promise.all([scrape(stack.gatewayMetricsUrl), scrape(stack.projectorUrl)]);
   const paced = await fixedRate(perSecond, seconds, async (n) => {
@@ -143,6 +147,10 @@ export async function pacedWrites(ctx: PhaseContext, perSecond: number) {
     pending.set(user, (added.body as { id: string }).id);
     return [added.ms];
   });
+  // Leave no item behind: the next phase may add to the same carts, which hold ten at most.
+  await Promise.all(
+    [...pending].map(([user, id]) => api.expect(204, 'DELETE', `/api/cart/${id}`, { cookie: user.cookie })),
+  );
   const [gw1, pr1] = await Promise.all([scrape(stack.gatewayMetricsUrl), scrape(stack.projectorUrl)]);
   const cart = { aggregate: 'cart' };
   return {
@@ -158,12 +166,122 @@ export async function pacedWrites(ctx: PhaseContext, perSecond: number) {
   };
 }
 
-/** (f) Resident memory of both services, from their own /metrics. */
-export async function memory(ctx: PhaseContext) {
-  const [gw, pr] = await Promise.all([scrape(ctx.stack.gatewayMetricsUrl), scrape(ctx.stack.projectorUrl)]);
+/** (d) Commands at a fixed rate (open loop); write-to-readable from the gateway's histogram. */
+export async function pacedWrites(ctx: PhaseContext, perSecond: number) {
+  ctx.log(`(d) write-to-readable at ${perSecond} commands/s, ${ctx.seconds} s`);
+  return paceCommands(ctx, perSecond, ctx.seconds);
+}
+
+/**
+ * (h) Cost as work grows: the live stream is grown to 1x, 4x and 16x `baseEvents` of generated
+ * carts and chat sessions (nothing a running gateway reacts to); at each size, once the projector has caught up, commands run at a fixed rate
+ * (their latency should stay flat) and every projection is rebuilt from the whole stream into a
+ * scratch schema (its time should grow at most linearly with the events).
+ */
+export async function growth(ctx: PhaseContext, baseEvents: number, perSecond: number) {
+  const { stack } = ctx;
+  const store = await ctx.openLiveStore();
+  const schema = `${stack.names.schema}_gr`;
+  const points: {
+    scale: number;
+    events: number;
+    write: Awaited<ReturnType<typeof paceCommands>>;
+    rebuild: { seconds: number; eventsPerSecond: number };
+  }[] = [];
+  let appended = 0;
+  for (const scale of [1, 4, 16]) {
+    const users = Math.ceil((scale * baseEvents - appended) / eventsPerUserOf(quietAggregates));
+    ctx.log(`(h) growth ${scale}x: appending carts and chat sessions to ${scale * baseEvents} events`);
+    appended += await appendHistory(store, users, 256, quietAggregates);
+    const last = await store.lastStreamSequence();
+    await untilProjected(ctx, last);
+    ctx.log(`(h) growth ${scale}x: ${perSecond} commands/s for ${ctx.seconds} s, then a rebuild`);
+    const write = await paceCommands(ctx, perSecond, ctx.seconds);
+    const started = performance.now();
+    const rebuilt = await rebuildProjections({
+      store,
+      db: ctx.db,
+      schema,
+      projections: readModelProjections(),
+    });
+    const seconds = (performance.now() - started) / 1000;
+    points.push({
+      scale,
+      events: rebuilt.events,
+      write,
+      rebuild: {
+        seconds: Math.round(seconds * 100) / 100,
+        eventsPerSecond: Math.round(rebuilt.events / seconds),
+      },
+    });
+  }
+  const curve = (
+    name: string,
+    unit: string,
+    expect: 'flat' | 'linear',
+    value: (p: (typeof points)[number]) => number,
+  ) => ({
+    name,
+    unit,
+    expect,
+    points: points.map((p) => ({ scale: p.scale, events: p.events, value: value(p) })),
+  });
   return {
-    gatewayRssMiB: Math.round(sampleValue(gw, 'process_resident_memory_bytes') / 2 ** 20),
-    projectorRssMiB: Math.round(sampleValue(pr, 'process_resident_memory_bytes') / 2 ** 20),
+    baseEvents,
+    points,
+    curves: [
+      curve(`command p99 @ ${perSecond}/s`, 'ms', 'flat', (p) => p.write.commands.p99Ms),
+      curve(`write-to-readable p99 @ ${perSecond}/s`, 'ms', 'flat', (p) => p.write.p99Ms),
+      curve('rebuild of the whole stream', 's', 'linear', (p) => p.rebuild.seconds),
+    ],
+  };
+}
+
+/** Until every projection's checkpoint in the live schema has reached `sequence`. */
+async function untilProjected(ctx: PhaseContext, sequence: number, timeoutMs = 300_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  const checkpoints = sql.table(`${ctx.stack.names.schema}.projection_checkpoints`);
+  for (;;) {
+    const { rows } = await sql<{
+      lowest: string | null;
+    }>`SELECT min(position) AS lowest FROM ${checkpoints}`.execute(ctx.db);
+    if (Number(rows[0]?.lowest ?? 0) >= sequence) return;
+    if (Date.now() > deadline)
+      throw new Error(`the projector did not reach ${sequence} within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+/** (f) Resident memory of both services now, from /proc. */
+export function memory(stack: BenchStack) {
+  return {
+    gatewayRssMiB: rssMiB(stack.gateway.child.pid!),
+    projectorRssMiB: rssMiB(stack.projector.child.pid!),
+  };
+}
+
+/**
+ * (g) CPU the services burn with nothing to do: CPU time of each process over `seconds` of an
+ * idle stack, as a share of one core. The stand-ins live in the bench process here, so they are
+ * not in the sum (the transpiled stack runs them in processes of their own).
+ */
+export async function idle(stack: BenchStack, seconds: number, log: (line: string) => void) {
+  // Start-up work (consumers catching up, first JWKS fetch) is not idling.
+  await new Promise((r) => setTimeout(r, 2000));
+  log(`(g) idle stack: CPU time of each service over ${seconds} s`);
+  const pids = { gateway: stack.gateway.child.pid!, projector: stack.projector.child.pid! };
+  const before = { gateway: cpuSecondsOf(pids.gateway), projector: cpuSecondsOf(pids.projector) };
+  const started = performance.now();
+  await new Promise((r) => setTimeout(r, seconds * 1000));
+  const elapsed = (performance.now() - started) / 1000;
+  const share = (cpu: number) => Math.round((cpu / elapsed) * 10_000) / 100;
+  const gateway = share(cpuSecondsOf(pids.gateway) - before.gateway);
+  const projector = share(cpuSecondsOf(pids.projector) - before.projector);
+  return {
+    seconds: Math.round(elapsed * 10) / 10,
+    gatewayPercentOfCore: gateway,
+    projectorPercentOfCore: projector,
+    totalPercentOfCore: Math.round((gateway + projector) * 100) / 100,
   };
 }
 

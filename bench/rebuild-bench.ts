@@ -10,6 +10,8 @@ export interface RebuildMeasure {
   appendEventsPerSecond: number;
   rebuildSeconds: number;
   rebuildEventsPerSecond: number;
+  /** CPU the rebuild took in this process (decoding, folding, encoding rows), not Postgres's. */
+  rebuildCpuSeconds: number;
   rows: number;
   copySeconds: number;
   /** How many times longer the rebuild took than COPY of the rows it produced. */
@@ -42,8 +44,10 @@ export async function measureRebuild(options: {
 
   log(`rebuilding ${projections.map((p) => p.name).join(', ')} from ${events} events`);
   started = performance.now();
+  const cpuBefore = process.cpuUsage();
   const result = await rebuildProjections({ store, db, schema, projections });
   const rebuildSeconds = (performance.now() - started) / 1000;
+  const cpu = process.cpuUsage(cpuBefore);
   if (result.events !== events)
     throw new Error(`rebuild applied ${result.events} events, expected ${events}`);
 
@@ -60,6 +64,7 @@ export async function measureRebuild(options: {
     appendEventsPerSecond: Math.round(events / appendSeconds),
     rebuildSeconds: round(rebuildSeconds),
     rebuildEventsPerSecond: Math.round(events / rebuildSeconds),
+    rebuildCpuSeconds: round((cpu.user + cpu.system) / 1e6),
     rows: copy.rows,
     copySeconds: round(copy.seconds, 3),
     rebuildToCopy: round(rebuildSeconds / copy.seconds, 1),

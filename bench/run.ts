@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { cpus, loadavg } from 'node:os';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Kysely, sql } from 'kysely';
 import { eventCatalogue } from '@shop/contracts';
@@ -10,24 +10,40 @@ import { createRedis, redisReady } from '@shop/redis';
 import { openDataKeyVault } from '@shop/wallets';
 import { ApiClient } from './api-client';
 import { BenchNames, benchNames, startBenchStack } from './bench-stack';
-import { memory, pacedWrites, PhaseContext, rawPath, readPath, rebuild, writePath } from './phases';
+import { buildServices } from './build-services';
 import { measureEncryptionCost } from './encryption-cost';
 import { eventsPerUser } from './event-history';
+import {
+  growth,
+  idle,
+  memory,
+  pacedWrites,
+  PhaseContext,
+  rawPath,
+  readPath,
+  rebuild,
+  writePath,
+} from './phases';
 import { renderTable, resultRows } from './report';
 import { onboardUsers } from './users';
 
 /**
- * `npm run bench`: starts the gateway and the projector on a stream and schema of their own,
- * onboards users, and measures the write path, the raw floor under it, the read path,
- * write-to-readable latency at a fixed rate, a rebuild of every projection from >= 200,000
- * events, the services' memory, and what sealing personal fields costs on appends and rebuild
- * (a tenth of the rebuild's events, clear against sealed; alone: `npm run bench:encryption`).
- * Prints a table and writes bench/results/<timestamp>.json.
+ * `npm run bench`: builds the services as the Dockerfile does and starts the compiled gateway and
+ * projector with NODE_ENV=production on a stream and schema of their own, signs users in through
+ * the provider stand-in, and measures start-up, an idle stack, the write path, the raw floor
+ * under it, the read path, write-to-readable latency at a fixed rate, how latency and rebuild
+ * time grow with the stream, a rebuild of every projection from >= 200,000 events, the services'
+ * memory, and what sealing personal fields costs on appends and rebuild (a tenth of the rebuild's
+ * events, clear against sealed; alone: `npm run bench:encryption`). Prints every figure with its
+ * target and writes bench/results/<timestamp>.json.
  *
  * Flags: --seconds N per load phase (20), --concurrency N (32), --events N for the rebuild
- * (200000), --phases write,raw,read,paced,rebuild,encryption (all), --profile (V8 CPU profiles of the
- * gateway and projector under bench/results/profiles-*), --projector-env KEY=VALUE (see below),
- * --keep (leave streams and schemas).
+ * (200000), --idle-seconds N (60), --growth-events N (12500: the 1x of the growth phase, which
+ * goes to 16x), --phases idle,write,raw,read,paced,growth,rebuild,encryption (all), --profile
+ * (V8 CPU profiles of the gateway and projector under bench/results/profiles-*), --projector-env
+ * KEY=VALUE (see below), --transpiled (TypeScript through the runtime transpiler in development
+ * mode, as `npm start` runs it, instead of the build), --baseline <results.json> (an earlier
+ * run, the "today" the read efficiency target is relative to), --keep (leave streams and schemas).
  */
 const args = process.argv.slice(2);
 const option = (name: string, fallback: string) => {
@@ -37,7 +53,11 @@ const option = (name: string, fallback: string) => {
 const seconds = Number(option('seconds', '20'));
 const concurrency = Number(option('concurrency', '32'));
 const minEvents = Number(option('events', '200000'));
-const phases = new Set(option('phases', 'write,raw,read,paced,rebuild,encryption').split(','));
+const idleSeconds = Number(option('idle-seconds', '60'));
+const growthEvents = Number(option('growth-events', '12500'));
+const phases = new Set(option('phases', 'idle,write,raw,read,paced,growth,rebuild,encryption').split(','));
+const compiled = !args.includes('--transpiled');
+const baselineFile = option('baseline', '');
 const fixedCommandRate = 200;
 const usersPerWorker = 4;
 const profileDir = args.includes('--profile')
@@ -51,7 +71,7 @@ const natsUrl = env.NATS_URL ?? 'nats://127.0.0.1:4222';
 
 /** The settings the stack runs with here; written into the results. */
 const settings: Record<string, string> = {
-  NODE_ENV: 'development',
+  NODE_ENV: compiled ? 'production' : 'development',
   // A request log line per request at info level: measured without it, as an operator at scale would run.
   LOG_LEVEL: 'warn',
   // The spec's 30 requests per minute per user would throttle the load within a second.
@@ -82,6 +102,8 @@ async function main(): Promise<void> {
   );
   // A fresh machine has no database yet; `npm start` would create it, the bench must too.
   if (await ensureDatabase(databaseUrl)) log(`created the database of ${databaseUrl}`);
+  const build = compiled ? { seconds: buildServices(['@shop/gateway', '@shop/projector']) } : null;
+  if (build) log(`built the services in ${build.seconds.toFixed(1)} s`);
   const nc = await connectNats(natsUrl, 'bench');
   const database = createDatabase(databaseUrl, { max: concurrency + 4, applicationName: 'bench' });
   const db = database.db as Kysely<unknown>;
@@ -98,15 +120,25 @@ async function main(): Promise<void> {
         : {}),
     },
     projectorSettings,
+    compiled,
   );
   const api = new ApiClient(stack.gatewayUrl, concurrency);
-  const results: Record<string, unknown> = {};
+  const results: Record<string, unknown> = {
+    startup: {
+      runs: compiled ? 'compiled (dist/, NODE_ENV=production)' : 'transpiled (src/, development)',
+      gatewaySeconds: Math.round(stack.startupSeconds.gateway * 100) / 100,
+      projectorSeconds: Math.round(stack.startupSeconds.projector * 100) / 100,
+    },
+  };
+  const rss: Record<string, unknown> = { afterStart: memory(stack) };
+  results.memory = rss;
   try {
+    if (phases.has('idle')) results.idle = await idle(stack, idleSeconds, log);
     log(`onboarding ${concurrency * usersPerWorker} users`);
     const ctx: PhaseContext = {
       stack,
       api,
-      users: await onboardUsers(api, concurrency * usersPerWorker, 16, names.runId),
+      users: await onboardUsers(api, stack.provider, concurrency * usersPerWorker, 16, names.runId),
       db,
       openStore: async (suffix) =>
         EventStore.create(nc, {
@@ -115,15 +147,25 @@ async function main(): Promise<void> {
           catalogue: eventCatalogue,
           dataKeys: await openDataKeyVault(db, `${names.schema}_${suffix}_keys`, randomBytes(32)),
         }),
+      openLiveStore: async () =>
+        EventStore.create(nc, {
+          stream: names.stream,
+          subjectPrefix: names.subjectPrefix,
+          catalogue: eventCatalogue,
+          dataKeys: await openDataKeyVault(db, `${names.schema}_secrets`, stack.dataEncryptionKey),
+        }),
       concurrency,
       seconds,
       log,
     };
-    if (phases.has('write')) results.write = await writePath(ctx);
+    if (phases.has('write')) {
+      results.write = await writePath(ctx);
+      rss.afterWrite = memory(stack);
+    }
     if (phases.has('raw')) results.rawFloor = await rawPath(ctx);
     if (phases.has('read')) results.read = await readPath(ctx);
     if (phases.has('paced')) results.writeToReadable = await pacedWrites(ctx, fixedCommandRate);
-    results.memory = await memory(ctx);
+    if (phases.has('growth')) results.growth = await growth(ctx, growthEvents, fixedCommandRate);
     if (phases.has('rebuild')) results.rebuild = await rebuild(ctx, minEvents);
     if (phases.has('encryption')) {
       results.encryption = await measureEncryptionCost({
@@ -135,6 +177,7 @@ async function main(): Promise<void> {
         log,
       });
     }
+    rss.atEnd = memory(stack);
   } finally {
     await api.close();
     await stack.stop();
@@ -159,6 +202,9 @@ async function main(): Promise<void> {
       fixedCommandRate,
       minEvents,
       phases: [...phases],
+      idleSeconds,
+      growthEvents,
+      build,
       settings,
       projectorSettings,
     },
@@ -169,7 +215,10 @@ async function main(): Promise<void> {
   mkdirSync(dir, { recursive: true });
   const file = resolve(dir, `${startedAt.toISOString().replace(/[:.]/g, '-')}.json`);
   writeFileSync(file, `${JSON.stringify(output, null, 2)}\n`);
-  process.stdout.write(`${renderTable(resultRows(results))}\n\nresults: ${file}\n`);
+  const baseline = baselineFile
+    ? (JSON.parse(readFileSync(baselineFile, 'utf8')) as Record<string, unknown>)
+    : undefined;
+  process.stdout.write(`${renderTable(resultRows(results, baseline))}\n\nresults: ${file}\n`);
 }
 
 /** Streams, schemas and Redis keys of this run only. */
@@ -178,7 +227,7 @@ async function cleanUp(nc: Awaited<ReturnType<typeof connectNats>>, db: Kysely<u
   for (const stream of [names.stream, `${names.stream}_RAW`, `${names.stream}_RB`]) {
     await jsm.streams.delete(stream).catch(() => undefined);
   }
-  for (const suffix of ['', '_secrets', '_raw', '_rb', '_rb_keys', '_rb_copy', '_rba']) {
+  for (const suffix of ['', '_secrets', '_raw', '_rb', '_rb_keys', '_rb_copy', '_rba', '_gr']) {
     await sql`DROP SCHEMA IF EXISTS ${sql.id(`${names.schema}${suffix}`)} CASCADE`.execute(db);
   }
   const redis = createRedis(env.REDIS_URL ?? 'redis://127.0.0.1:6379', '');

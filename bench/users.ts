@@ -1,3 +1,4 @@
+import type { ProviderSandbox } from '@shop/sandbox-provider';
 import { ApiClient } from './api-client';
 
 export interface BenchUser {
@@ -15,9 +16,14 @@ const address = {
   zip: '78701',
 };
 
-/** Dev login plus the three onboarding steps, `concurrency` users at a time. */
+/**
+ * Sign-in as production does it (a JWT the provider stand-in signs, exchanged for session
+ * cookies: there is no dev login in production) plus the three onboarding steps, `concurrency`
+ * users at a time.
+ */
 export async function onboardUsers(
   api: ApiClient,
+  provider: ProviderSandbox,
   count: number,
   concurrency: number,
   runId: string,
@@ -28,7 +34,10 @@ export async function onboardUsers(
     Array.from({ length: concurrency }, async () => {
       while (next < count) {
         const email = `bench-${runId}-${next++}@example.com`;
-        const login = await api.expect(200, 'POST', '/api/dev/login', { body: { email } });
+        const session = await provider.issueToken(email);
+        const login = await api.expect(200, 'POST', '/api/auth/session', {
+          body: { jwt: session.jwt, email },
+        });
         const cookie = login.setCookies.map((c) => c.split(';')[0]).join('; ');
         await api.expect(200, 'POST', '/api/onboarding/step-1', { cookie, body: { displayName: 'Bench' } });
         await api.expect(200, 'POST', '/api/onboarding/step-2', { cookie, body: address });

@@ -93,6 +93,10 @@ function stop(code: number): void {
 }
 
 async function main(): Promise<void> {
+  process.stdout.write(
+    '[start] development stack: TypeScript through the runtime transpiler (@swc-node/register).\n' +
+      '[start] The compiled production build runs as README "Running the built stack" shows.\n',
+  );
   const missing = await unreachable(backingServices(operator));
   if (missing.length > 0) {
     for (const dependency of missing) {

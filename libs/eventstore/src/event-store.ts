@@ -27,6 +27,7 @@ import {
   CommitMetadata,
   commitKeyIds,
   encodeCommit,
+  DecodeMode,
   parseCommit,
   recordCommit,
 } from './commit-codec';
@@ -369,10 +370,13 @@ export class EventStore {
    * that cannot be decoded is its own error, so one bad message does not fail the rest; failing
    * to load the keys fails the whole call, as it says nothing about the messages.
    */
-  async decodeAll(raws: readonly RawCommit[]): Promise<Array<RecordedEvent[] | Error>> {
+  async decodeAll(
+    raws: readonly RawCommit[],
+    mode: DecodeMode = 'validated',
+  ): Promise<Array<RecordedEvent[] | Error>> {
     const parsed = raws.map((raw) => {
       try {
-        return parseCommit(raw.data);
+        return parseCommit(raw.data, mode);
       } catch (error) {
         return asError(error);
       }
@@ -385,7 +389,15 @@ export class EventStore {
       if (commit instanceof Error) return commit;
       const raw = raws[i]!;
       try {
-        return recordCommit(this.catalogue, this.subjectPrefix, raw.subject, raw.sequence, commit, opened);
+        return recordCommit(
+          this.catalogue,
+          this.subjectPrefix,
+          raw.subject,
+          raw.sequence,
+          commit,
+          opened,
+          mode,
+        );
       } catch (error) {
         return asError(error);
       }

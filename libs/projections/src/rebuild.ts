@@ -48,7 +48,9 @@ export async function rebuildProjections(options: RebuildOptions): Promise<Rebui
     schema,
     projections: options.projections,
     until: last,
-    batchSize: options.batchSize,
+    // A fresh schema nobody reads: bigger batches fold more events per row written, and spend
+    // fewer transactions and row loads (a row spans batches when its entity's events do).
+    batchSize: options.batchSize ?? 10_000,
     maxAttempts: options.maxAttempts,
     onProgress: onProgress && ((p) => onProgress(p.sequence, p.until)),
   });

@@ -8,16 +8,11 @@ export interface RowFoldSpec<R extends Row> {
   /** A table of whichever schema `db` is bound to. */
   table: string;
   key: keyof R & string;
-  /** Columns stored as jsonb: written as JSON text so arrays are not taken for Postgres arrays. */
-  jsonColumns?: readonly (keyof R & string)[];
   /** The row an event touches, or null when the event is not for this table. */
   keyOf(event: RecordedEvent): string | null;
   /** The row after the event: a row to upsert, null to delete it, or the same row for no change. */
   fold(row: R | undefined, event: RecordedEvent): R | null | undefined;
 }
-
-/** Postgres allows 65,535 bind parameters in one statement. */
-const MAX_PARAMETERS = 60_000;
 
 /**
  * The batch pattern for row-per-entity read models: one SELECT for every row the batch
@@ -28,11 +23,9 @@ export async function applyRowFold<R extends Row>(
   spec: RowFoldSpec<R>,
   events: readonly RecordedEvent[],
 ): Promise<void> {
+  const keyOfEvent = events.map((event) => spec.keyOf(event));
   const keys = new Set<string>();
-  for (const event of events) {
-    const key = spec.keyOf(event);
-    if (key !== null) keys.add(key);
-  }
+  for (const key of keyOfEvent) if (key !== null) keys.add(key);
   if (keys.size === 0) return;
 
   // The table is chosen at run time, so this one helper works on an untyped view of the schema.
@@ -41,16 +34,17 @@ export async function applyRowFold<R extends Row>(
   const existing = (await untyped
     .selectFrom(spec.table)
     .selectAll()
-    .where(keyColumn, 'in', [...keys])
+    // One array parameter rather than a bind parameter per key: the statement stays the same size.
+    .where(keyColumn, '=', sql<string>`ANY(${[...keys]})`)
     .execute()) as R[];
   const rows = new Map<string, R | null>(existing.map((row) => [String(row[spec.key]), row]));
   const changed = new Set<string>();
 
-  for (const event of events) {
-    const key = spec.keyOf(event);
-    if (key === null) continue;
+  for (let i = 0; i < events.length; i++) {
+    const key = keyOfEvent[i];
+    if (key === null || key === undefined) continue;
     const before = rows.get(key) ?? undefined;
-    const after = spec.fold(before, event);
+    const after = spec.fold(before, events[i]!);
     if (after === undefined || after === before) continue;
     rows.set(key, after);
     changed.add(key);
@@ -61,35 +55,49 @@ export async function applyRowFold<R extends Row>(
   for (const key of changed) {
     const row = rows.get(key);
     if (row === null || row === undefined) deletes.push(key);
-    else upserts.push(serialise(row, spec.jsonColumns ?? []));
+    else upserts.push(row);
   }
 
-  if (deletes.length > 0) await untyped.deleteFrom(spec.table).where(keyColumn, 'in', deletes).execute();
-  if (upserts.length === 0) return;
-  const columns = Object.keys(upserts[0]!);
-  const chunk = Math.max(1, Math.floor(MAX_PARAMETERS / columns.length));
-  for (let i = 0; i < upserts.length; i += chunk) {
+  if (deletes.length > 0) {
     await untyped
-      .insertInto(spec.table)
-      .values(upserts.slice(i, i + chunk))
-      .onConflict((oc) =>
-        oc
-          .column(keyColumn)
-          .doUpdateSet(
-            Object.fromEntries(
-              columns.filter((c) => c !== spec.key).map((c) => [c, sql.ref(`excluded.${c}`)]),
-            ) as never,
-          ),
-      )
+      .deleteFrom(spec.table)
+      .where(keyColumn, '=', sql<string>`ANY(${deletes})`)
       .execute();
   }
+  if (upserts.length > 0) await upsertRows(untyped, spec.table, keyColumn, upserts);
 }
 
-function serialise(row: Row, jsonColumns: readonly string[]): Row {
-  if (jsonColumns.length === 0) return row;
-  const out: Row = { ...row };
-  for (const column of jsonColumns) {
-    if (out[column] !== null && out[column] !== undefined) out[column] = JSON.stringify(out[column]);
-  }
-  return out;
+/**
+ * One multi-row upsert whose rows travel as a single JSON parameter that Postgres turns into
+ * typed rows (json_populate_recordset against the table's own row type): no bind parameter
+ * per value to build and encode, and no statement size that grows with the rows. jsonb columns
+ * take their nested JSON as is; timestamps go as ISO text.
+ */
+async function upsertRows(
+  db: Kysely<Record<string, Record<string, unknown>>>,
+  table: string,
+  keyColumn: string,
+  rows: readonly Row[],
+): Promise<void> {
+  const columns = [...new Set(rows.flatMap((row) => Object.keys(row)))];
+  await db
+    .insertInto(table)
+    .columns(columns)
+    .expression((eb) =>
+      eb
+        .selectFrom(
+          sql<Row>`json_populate_recordset(NULL::${sql.table(table)}, ${JSON.stringify(rows)}::json)`.as('r'),
+        )
+        .select(columns as never),
+    )
+    .onConflict((oc) =>
+      oc
+        .column(keyColumn)
+        .doUpdateSet(
+          Object.fromEntries(
+            columns.filter((c) => c !== keyColumn).map((c) => [c, sql.ref(`excluded.${c}`)]),
+          ) as never,
+        ),
+    )
+    .execute();
 }

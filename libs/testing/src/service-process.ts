@@ -13,9 +13,18 @@ export interface ServiceProcess {
   kill(): Promise<void>;
 }
 
-/** Starts a service from its TypeScript entry point, as a real separate process. */
-export function startServiceProcess(entry: string, env: Record<string, string>): ServiceProcess {
-  const child = spawn(process.execPath, ['-r', '@swc-node/register', resolve(repoRoot, entry)], {
+/**
+ * Starts a service as a real separate process: from its TypeScript entry point through the
+ * runtime transpiler, or, with `compiled`, from the JavaScript `npm run build` wrote (`entry`
+ * is then the built file, e.g. services/gateway/dist/main.js), as the production image runs it.
+ */
+export function startServiceProcess(
+  entry: string,
+  env: Record<string, string>,
+  options: { compiled?: boolean } = {},
+): ServiceProcess {
+  const runtimeArgs = options.compiled ? [] : ['-r', '@swc-node/register'];
+  const child = spawn(process.execPath, [...runtimeArgs, resolve(repoRoot, entry)], {
     cwd: repoRoot,
     env: { ...process.env, ...env, SWC_NODE_PROJECT: resolve(repoRoot, 'tsconfig.base.json') },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -94,7 +94,6 @@ function foldOrder(row: OrderRow | undefined, recorded: RecordedEvent): OrderRow
 const spec: RowFoldSpec<OrderRow> = {
   table: 'orders',
   key: 'order_id',
-  jsonColumns: ['item', 'payment', 'quote'],
   keyOf: (event) =>
     event.aggregate === 'order'
       ? event.aggregateId

@@ -60,7 +60,6 @@ function foldUser(row: UserRow | undefined, recorded: RecordedEvent): UserRow | 
 const usersRowFold: RowFoldSpec<UserRow> = {
   table: 'users',
   key: 'user_id',
-  jsonColumns: ['shipping_address', 'sizes'],
   keyOf: (event) => (event.aggregate === 'user' ? event.aggregateId : null),
   fold: foldUser,
 };
