@@ -313,7 +313,7 @@ describe('provider webhooks', () => {
         error: expect.stringMatching(/cannot interpret/),
       });
     }
-    const metrics = await (await fetch(`${stack.url}/metrics`)).text();
+    const metrics = await (await fetch(`${stack.metricsUrl}/metrics`)).text();
     expect(metrics).toMatch(/reaction_parked_events\{reaction="provider-webhooks"[^}]*\} [3-9]/);
   });
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventCatalogue } from '@shop/contracts';
 import { connectNats, EventStore } from '@shop/eventstore';
-import { MetricsEndpoint, parsePrometheusText, sampleValue } from '@shop/metrics';
+import { parsePrometheusText, sampleValue } from '@shop/metrics';
 import { startTestStack, TestClient, TestStack } from './stack';
 
 let stack: TestStack;
@@ -30,29 +30,26 @@ async function scrape(url: string) {
   return parsePrometheusText(await response.text());
 }
 
-/** The gateway's metrics server (METRICS_PORT), apart from its public port. */
-const metricsUrl = () => stack.apps[0]!.get(MetricsEndpoint).url;
-
 describe('who can read the metrics', () => {
   it('serves /metrics on METRICS_PORT only: the public port answers 404 in the envelope', async () => {
     const open = await fetch(`${stack.url}/metrics`);
     const text = await open.text();
     expect(text).not.toContain('# TYPE');
     expect([open.status, (JSON.parse(text) as { code: string }).code]).toEqual([404, 'NOT_FOUND']);
-    expect(metricsUrl()).not.toBe(stack.url);
-    expect((await fetch(`${metricsUrl()}/metrics`)).status).toBe(200);
-    expect((await fetch(`${metricsUrl()}/ready`)).status).toBe(200);
+    expect(stack.metricsUrl).not.toBe(stack.url);
+    expect((await fetch(`${stack.metricsUrl}/metrics`)).status).toBe(200);
+    expect((await fetch(`${stack.metricsUrl}/ready`)).status).toBe(200);
   });
 });
 
 describe('gateway /metrics', () => {
   it('exports the catalogue, and the numbers move with traffic', async () => {
-    const before = await scrape(metricsUrl());
+    const before = await scrape(stack.metricsUrl);
     const names = new Set(before.map((s) => s.name));
     for (const name of ['process_resident_memory_bytes', 'nodejs_eventloop_lag_seconds']) {
       expect(names).toContain(name);
     }
-    const text = await (await fetch(`${metricsUrl()}/metrics`)).text();
+    const text = await (await fetch(`${stack.metricsUrl}/metrics`)).text();
     for (const name of [
       'http_request_duration_seconds',
       'events_appended_total',
@@ -73,7 +70,7 @@ describe('gateway /metrics', () => {
     const removed = await client.request('DELETE', `/api/cart/${added.json.id as string}`);
     expect(removed.status).toBe(204);
 
-    const after = await scrape(metricsUrl());
+    const after = await scrape(stack.metricsUrl);
     const cartPosts = { method: 'POST', route: '/api/cart', status_code: '201' };
     expect(sampleValue(after, 'http_request_duration_seconds_count', cartPosts)).toBe(1);
     expect(

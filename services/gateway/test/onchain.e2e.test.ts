@@ -94,7 +94,7 @@ async function contractCheckouts(orderId: string): Promise<string[]> {
 
 /** The gauge of contract checkouts begun and not recorded yet. */
 async function pendingCheckouts(): Promise<number> {
-  const text = await (await fetch(`${stack.url}/metrics`)).text();
+  const text = await (await fetch(`${stack.metricsUrl}/metrics`)).text();
   const line = text.split('\n').find((l) => l.startsWith('onchain_checkouts_pending'));
   return Number(line?.split(' ').at(-1));
 }

@@ -13,6 +13,7 @@ import {
   testEnvironment,
   TestEnvironment,
 } from '@shop/testing';
+import { MetricsEndpoint } from '@shop/metrics';
 import { DataKeyVault, openDataKeyVault } from '@shop/wallets';
 import { RunningProjector, startProjector } from '../../projector/src/projector';
 import { createGatewayApp, listenGateway } from '../src/bootstrap';
@@ -21,6 +22,8 @@ import type { GatewayOverrides } from '../src/infrastructure/gateway-overrides';
 export interface TestStack {
   env: TestEnvironment;
   url: string;
+  /** The first gateway's metrics server (METRICS_PORT): /metrics is not on its public port. */
+  metricsUrl: string;
   provider: ProviderSandbox;
   projector: RunningProjector;
   /** Every gateway instance started, the first one serving `url`. */
@@ -90,6 +93,7 @@ export async function startTestStack(
   return {
     env,
     url,
+    metricsUrl: apps[0]!.get(MetricsEndpoint).url,
     provider,
     projector,
     apps,

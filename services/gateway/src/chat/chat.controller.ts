@@ -5,6 +5,7 @@ import type { FastifyReply } from 'fastify';
 import { JsonToSseTransformStream, UI_MESSAGE_STREAM_HEADERS, type UIMessageChunk } from 'ai';
 import { ApiRoute, ValidBody } from '@shop/http';
 import { CurrentIdentity } from '../auth/current-identity.decorator';
+import { ReadsReadModel } from '../consistency/reads-read-model.decorator';
 import type { SessionIdentity } from '../auth/session-identity';
 import { gatedErrors } from '../http/common-errors';
 import { ChatAgent } from './chat-agent';
@@ -25,6 +26,8 @@ export class ChatController {
   constructor(private readonly agent: ChatAgent) {}
 
   @Post()
+  // The session's stored conversation is read from the read model.
+  @ReadsReadModel()
   @ApiRoute({
     summary:
       'Chat with the shopping agent: the answer is streamed (Server-Sent Events) and stored in the session',

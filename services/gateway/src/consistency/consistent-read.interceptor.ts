@@ -6,12 +6,15 @@ import { CommandExecutor } from '@shop/projections';
 import type { AuthenticatedRequest } from '../auth/session-identity';
 import { CONFIG } from '../infrastructure/tokens';
 import { positionsToRead } from './consistency-scope';
+import { READS_READ_MODEL } from './reads-read-model.decorator';
 
 /**
- * Before a signed-in request is served, waits (bounded) until the read model holds the writes
- * its consistency token names (and this user's writes made too late for a cookie), so a command
+ * Before a signed-in read is served, waits (bounded) until the read model holds the writes its
+ * consistency token names (and this user's writes made too late for a cookie), so a command
  * answered before its write was readable is never followed by a stale read or a 404 of what was
- * just created. Runs after the access guard: an unauthenticated caller never makes it wait.
+ * just created. Commands do not wait unless marked `@ReadsReadModel()`: they are decided on their
+ * aggregates, so a lagging projector must not slow every write down. Runs after the access guard: an
+ * unauthenticated caller never makes it wait.
  */
 @Injectable()
 export class ConsistentReadInterceptor implements NestInterceptor {
@@ -23,8 +26,10 @@ export class ConsistentReadInterceptor implements NestInterceptor {
 
   async intercept(context: ExecutionContext, next: CallHandler): Promise<ReturnType<CallHandler['handle']>> {
     const spec = Reflect.getMetadata(API_ROUTE, context.getHandler()) as ApiRouteSpec | undefined;
-    if (spec && spec.access !== 'public') {
-      const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
+    const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
+    const reads =
+      request.method === 'GET' || Reflect.getMetadata(READS_READ_MODEL, context.getHandler()) === true;
+    if (spec && spec.access !== 'public' && reads) {
       const positions = positionsToRead(request, request.identity!.userId);
       if (positions.size > 0) {
         const readable = await this.executor.waitUntilReadable(

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import type { GatewayConfig } from '@shop/config';
 import { ApiRoute } from '@shop/http';
 import { CurrentIdentity } from '../auth/current-identity.decorator';
+import { ReadsReadModel } from '../consistency/reads-read-model.decorator';
 import { clearSessionCookies } from '../auth/session-cookies';
 import type { SessionIdentity } from '../auth/session-identity';
 import { CONFIG } from '../infrastructure/tokens';
@@ -18,6 +19,8 @@ export class AccountController {
   ) {}
 
   @Delete('account')
+  // Open orders and the account's sessions are read from the read model.
+  @ReadsReadModel()
   @HttpCode(200)
   @ApiRoute({
     summary:
