@@ -144,7 +144,7 @@ function createOrder(command: CreateOrder, state: OrderState): OrderEvent[] {
   return [{ type: 'OrderCreated', data: { ...order, type: 'checkout' } }];
 }
 
-// The contract's checkout is recorded once per order: the first digest is the tx_hash.
+/** The contract's checkout is recorded once per order: the first digest is the tx_hash. */
 function recordOnChainCheckout(command: RecordOnChainCheckout, state: OrderState): OrderEvent[] {
   mustExist(state);
   return state.onChainDigest
