@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { DepositEvent } from '@shop/contracts';
-import { fold } from '../src/decider';
 import { ClaimDeposit, depositDecider } from '../src/deposit/deposit-decider';
-import { DomainError } from '../src/domain-error';
+import { deciderSpec } from './decider-spec';
+
+const { given } = deciderSpec(depositDecider);
 
 const user = '11111111-1111-4111-8111-111111111111';
 const t0 = Date.parse('2026-11-21T10:00:00Z');
@@ -21,77 +22,62 @@ const claimed = (attempt = 1, at = t0): DepositEvent => {
   const { type: _t, now: _n, ...data } = claim();
   return { type: 'DepositClaimed', data: { ...data, attempt, claimedAt: new Date(at).toISOString() } };
 };
-const given = (...events: DepositEvent[]) => fold(depositDecider, events);
-const code = (fn: () => unknown) => {
-  try {
-    fn();
-    return 'accepted';
-  } catch (error) {
-    return (error as DomainError).code;
-  }
-};
 
 describe('deposit decider', () => {
   it('claims an unseen digest as attempt 1', () => {
-    expect(depositDecider.decide(claim(), given())).toEqual([claimed(1)]);
+    given()
+      .when(claim())
+      .then([claimed(1)]);
   });
 
   it('tells a claim in flight (however old) from a credited one', () => {
-    expect(code(() => depositDecider.decide(claim(t0 + 1000), given(claimed())))).toBe('DEPOSIT_IN_PROGRESS');
-    expect(code(() => depositDecider.decide(claim(t0 + 3_600_000), given(claimed())))).toBe(
-      'DEPOSIT_IN_PROGRESS',
-    );
+    given(claimed())
+      .when(claim(t0 + 1000))
+      .thenThrows('DEPOSIT_IN_PROGRESS');
+    given(claimed())
+      .when(claim(t0 + 3_600_000))
+      .thenThrows('DEPOSIT_IN_PROGRESS');
     const credited: DepositEvent = {
       type: 'DepositCredited',
       data: { attempt: 1, usdmxAmount: '2.5', evmAddress: `0x${'b'.repeat(40)}` },
     };
-    expect(code(() => depositDecider.decide(claim(t0 + 5000), given(claimed(), credited)))).toBe(
-      'DEPOSIT_ALREADY_CREDITED',
-    );
+    given(claimed(), credited)
+      .when(claim(t0 + 5000))
+      .thenThrows('DEPOSIT_ALREADY_CREDITED');
   });
 
   it('leaves a failed credit retryable as a new attempt', () => {
     const failed: DepositEvent = { type: 'DepositCreditFailed', data: { attempt: 1, reason: 'faucet down' } };
-    const [retry] = depositDecider.decide(claim(t0 + 5000), given(claimed(), failed));
+    const [retry] = given(claimed(), failed)
+      .when(claim(t0 + 5000))
+      .events();
     expect(retry).toMatchObject({ type: 'DepositClaimed', data: { attempt: 2 } });
   });
 
   it('records a success of any attempt once, even after a failure: every attempt funds under one key', () => {
     const failed: DepositEvent = { type: 'DepositCreditFailed', data: { attempt: 1, reason: 'x' } };
     const credit = { type: 'RecordDepositCredit' as const, attempt: 1, usdmxAmount: '2.5', evmAddress: 'x' };
-    expect(depositDecider.decide(credit, given(claimed(), failed))).toHaveLength(1);
+    expect(given(claimed(), failed).when(credit).events()).toHaveLength(1);
     const credited: DepositEvent = {
       type: 'DepositCredited',
       data: { attempt: 1, usdmxAmount: '2.5', evmAddress: 'x' },
     };
-    expect(depositDecider.decide(credit, given(claimed(), credited))).toEqual([]);
+    given(claimed(), credited).when(credit).then([]);
   });
 
   it("refuses another user's claim on a digest", () => {
     const failed: DepositEvent = { type: 'DepositCreditFailed', data: { attempt: 1, reason: 'x' } };
-    expect(
-      code(() =>
-        depositDecider.decide(
-          claim(t0 + 5000, '22222222-2222-4222-8222-222222222222'),
-          given(claimed(), failed),
-        ),
-      ),
-    ).toBe('CONFLICT');
+    given(claimed(), failed)
+      .when(claim(t0 + 5000, '22222222-2222-4222-8222-222222222222'))
+      .thenThrows('CONFLICT');
   });
 
   it('records the failure of the current attempt only', () => {
-    const state = given(claimed());
+    const history = given(claimed());
     expect(
-      depositDecider.decide(
-        { type: 'RecordDepositCredit', attempt: 1, usdmxAmount: '2.5', evmAddress: 'x' },
-        state,
-      ),
+      history.when({ type: 'RecordDepositCredit', attempt: 1, usdmxAmount: '2.5', evmAddress: 'x' }).events(),
     ).toHaveLength(1);
-    expect(depositDecider.decide({ type: 'RecordDepositFailure', attempt: 2, reason: 'x' }, state)).toEqual(
-      [],
-    );
-    expect(
-      depositDecider.decide({ type: 'RecordDepositFailure', attempt: 1, reason: 'x' }, state),
-    ).toHaveLength(1);
+    history.when({ type: 'RecordDepositFailure', attempt: 2, reason: 'x' }).then([]);
+    expect(history.when({ type: 'RecordDepositFailure', attempt: 1, reason: 'x' }).events()).toHaveLength(1);
   });
 });

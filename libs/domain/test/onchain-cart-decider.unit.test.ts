@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { CartEvent } from '@shop/contracts';
-import { CartCommand, OnChainItemSeen, ProductToAdd } from '../src/cart/cart-commands';
+import { OnChainItemSeen, ProductToAdd } from '../src/cart/cart-commands';
 import { cartDecider } from '../src/cart/cart-decider';
-import { fold } from '../src/decider';
+import { deciderSpec } from './decider-spec';
+
+const { given } = deciderSpec(cartDecider);
 
 const product: ProductToAdd = {
   productId: 'P1',
@@ -45,16 +47,12 @@ const addedEvent: CartEvent = {
 };
 const linked: CartEvent = { type: 'ItemLinkedOnChain', data: { itemId, objectId } };
 const removed: CartEvent = { type: 'ItemRemoved', data: { itemId, reason: 'removed' } };
-const given = (...history: CartEvent[]) => fold(cartDecider, history);
-const when = (command: CartCommand, ...history: CartEvent[]) =>
-  cartDecider.decide(command, given(...history));
 
 describe('cart decider, on chain', () => {
   it('records the object the add created along with the item', () => {
-    expect(when({ type: 'AddItem', itemId, product, acceptedOnChain: true, objectId }, onChainCart)).toEqual([
-      addedEvent,
-      linked,
-    ]);
+    given(onChainCart)
+      .when({ type: 'AddItem', itemId, product, acceptedOnChain: true, objectId })
+      .then([addedEvent, linked]);
   });
 
   it('records nothing for an add whose object the indexer already listed', () => {
@@ -63,58 +61,59 @@ describe('cart decider, on chain', () => {
       type: 'ItemLinkedOnChain',
       data: { itemId: fallback.data.itemId as string, objectId },
     };
-    expect(
-      when(
-        { type: 'AddItem', itemId, product, acceptedOnChain: true, objectId },
-        onChainCart,
-        fallback,
-        link,
-      ),
-    ).toEqual([]);
+    given(onChainCart, fallback, link)
+      .when({ type: 'AddItem', itemId, product, acceptedOnChain: true, objectId })
+      .then([]);
   });
 
   it('keeps a removed item pending on chain until its object is gone there', () => {
-    expect([...given(onChainCart, addedEvent, linked, removed).chainRemovals.keys()]).toEqual([itemId]);
-    const gone = when({ type: 'RemoveOnChainItem', objectId }, onChainCart, addedEvent, linked, removed);
-    expect(gone).toEqual([{ type: 'ItemRemovedFromChain', data: { itemId, objectId } }]);
-    expect(given(onChainCart, addedEvent, linked, removed, ...gone).chainRemovals.size).toBe(0);
-    expect(
-      when({ type: 'RemoveOnChainItem', objectId }, onChainCart, addedEvent, linked, removed, ...gone),
-    ).toEqual([]);
+    expect([...given(onChainCart, addedEvent, linked, removed).state.chainRemovals.keys()]).toEqual([itemId]);
+    const gone = given(onChainCart, addedEvent, linked, removed).when({
+      type: 'RemoveOnChainItem',
+      objectId,
+    });
+    gone.then([{ type: 'ItemRemovedFromChain', data: { itemId, objectId } }]);
+    expect(given(onChainCart, addedEvent, linked, removed, ...gone.events()).state.chainRemovals.size).toBe(
+      0,
+    );
+    given(onChainCart, addedEvent, linked, removed, ...gone.events())
+      .when({ type: 'RemoveOnChainItem', objectId })
+      .then([]);
   });
 
   it('links a removed item to the object seen later, instead of listing the object as a new item', () => {
-    expect(
-      when(
-        { type: 'LinkOnChainItem', objectId, fallbackItemId: randomUUID(), product: seen },
-        onChainCart,
-        addedEvent,
-        removed,
-      ),
-    ).toEqual([linked]);
+    given(onChainCart, addedEvent, removed)
+      .when({ type: 'LinkOnChainItem', objectId, fallbackItemId: randomUUID(), product: seen })
+      .then([linked]);
   });
 
   it('keeps an ordered item pending on chain, unless it comes back to the cart', () => {
     const ordered: CartEvent = { type: 'ItemRemoved', data: { itemId, reason: 'ordered' } };
-    expect([...given(onChainCart, addedEvent, linked, ordered).chainRemovals.keys()]).toEqual([itemId]);
-    const restored = when({ type: 'RestoreItem', itemId }, onChainCart, addedEvent, linked, ordered);
-    expect(restored).toEqual([{ type: 'ItemRestored', data: { itemId } }]);
-    expect(given(onChainCart, addedEvent, linked, ordered, ...restored).chainRemovals.size).toBe(0);
+    expect([...given(onChainCart, addedEvent, linked, ordered).state.chainRemovals.keys()]).toEqual([itemId]);
+    const restored = given(onChainCart, addedEvent, linked, ordered).when({ type: 'RestoreItem', itemId });
+    restored.then([{ type: 'ItemRestored', data: { itemId } }]);
+    expect(
+      given(onChainCart, addedEvent, linked, ordered, ...restored.events()).state.chainRemovals.size,
+    ).toBe(0);
   });
 
   it('does not bring back an ordered item whose object has left the chain', () => {
     const ordered: CartEvent = { type: 'ItemRemoved', data: { itemId, reason: 'ordered' } };
-    const gone = when({ type: 'RemoveOnChainItem', objectId }, onChainCart, addedEvent, linked, ordered);
-    expect(gone).toEqual([{ type: 'ItemRemovedFromChain', data: { itemId, objectId } }]);
-    expect(when({ type: 'RestoreItem', itemId }, onChainCart, addedEvent, linked, ordered, ...gone)).toEqual(
-      [],
-    );
+    const gone = given(onChainCart, addedEvent, linked, ordered).when({
+      type: 'RemoveOnChainItem',
+      objectId,
+    });
+    gone.then([{ type: 'ItemRemovedFromChain', data: { itemId, objectId } }]);
+    given(onChainCart, addedEvent, linked, ordered, ...gone.events())
+      .when({ type: 'RestoreItem', itemId })
+      .then([]);
   });
 
   it('leaves nothing pending on chain for items of a database cart', () => {
-    expect(given(addedEvent, removed).chainRemovals.size).toBe(0);
+    expect(given(addedEvent, removed).state.chainRemovals.size).toBe(0);
     expect(
-      given(addedEvent, { type: 'ItemRemoved', data: { itemId, reason: 'ordered' } }).chainRemovals.size,
+      given(addedEvent, { type: 'ItemRemoved', data: { itemId, reason: 'ordered' } }).state.chainRemovals
+        .size,
     ).toBe(0);
   });
 });

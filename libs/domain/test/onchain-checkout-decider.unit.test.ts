@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { OrderEvent } from '@shop/contracts';
-import { fold } from '../src/decider';
 import { itemNeededOnChain, objectKeptForOrder } from '../src/order/item-needed-on-chain';
-import { OrderCommand, orderDecider } from '../src/order/order-decider';
+import { orderDecider } from '../src/order/order-decider';
+import { deciderSpec } from './decider-spec';
+
+const { given } = deciderSpec(orderDecider);
 
 const created: OrderEvent = {
   type: 'OrderCreated',
@@ -29,26 +31,24 @@ const created: OrderEvent = {
     serializedTransaction: 'tx',
   },
 };
-const given = (...history: OrderEvent[]) => fold(orderDecider, history);
-const when = (command: OrderCommand, ...history: OrderEvent[]) =>
-  orderDecider.decide(command, given(...history));
 
 describe('order decider, the contract checkout', () => {
   it('keeps each sent checkout whose answer was lost, once', () => {
-    const submitted = when({ type: 'RecordOnChainCheckoutSubmitted', txDigest: 'd1' }, created);
-    expect(submitted).toEqual([{ type: 'OrderOnChainCheckoutSubmitted', data: { txDigest: 'd1' } }]);
-    expect(given(created, ...submitted).onChainSubmitted).toEqual(['d1']);
-    expect(when({ type: 'RecordOnChainCheckoutSubmitted', txDigest: 'd1' }, created, ...submitted)).toEqual(
-      [],
-    );
+    const submitted = given(created).when({ type: 'RecordOnChainCheckoutSubmitted', txDigest: 'd1' });
+    submitted.then([{ type: 'OrderOnChainCheckoutSubmitted', data: { txDigest: 'd1' } }]);
+    expect(given(created, ...submitted.events()).state.onChainSubmitted).toEqual(['d1']);
+    given(created, ...submitted.events())
+      .when({ type: 'RecordOnChainCheckoutSubmitted', txDigest: 'd1' })
+      .then([]);
   });
 
   it('records one digest as tx_hash: the first, whoever reports it', () => {
-    const first = when({ type: 'RecordOnChainCheckout', txDigest: 'd1' }, created);
-    expect(first).toEqual([{ type: 'OrderCheckedOutOnChain', data: { txDigest: 'd1' } }]);
-    expect(when({ type: 'RecordOnChainCheckout', txDigest: 'd1' }, created, ...first)).toEqual([]);
-    expect(when({ type: 'RecordOnChainCheckoutSubmitted', txDigest: 'd2' }, created, ...first)).toEqual([]);
-    expect(when({ type: 'RecordOnChainCheckoutFailure', reason: 'x' }, created, ...first)).toEqual([]);
+    const first = given(created).when({ type: 'RecordOnChainCheckout', txDigest: 'd1' });
+    first.then([{ type: 'OrderCheckedOutOnChain', data: { txDigest: 'd1' } }]);
+    const checkedOut = given(created, ...first.events());
+    checkedOut.when({ type: 'RecordOnChainCheckout', txDigest: 'd1' }).then([]);
+    checkedOut.when({ type: 'RecordOnChainCheckoutSubmitted', txDigest: 'd2' }).then([]);
+    checkedOut.when({ type: 'RecordOnChainCheckoutFailure', reason: 'x' }).then([]);
   });
 });
 
@@ -58,19 +58,23 @@ describe('an order and its item on chain', () => {
     data: { phase: 'delivery', payment: null, quote: null, deliveryId: 'd' },
   };
   it('needs the item on chain while open or paid without a contract checkout outcome', () => {
-    expect(itemNeededOnChain(given(created))).toBe(true);
-    expect(itemNeededOnChain(given(created, paid))).toBe(true);
+    expect(itemNeededOnChain(given(created).state)).toBe(true);
+    expect(itemNeededOnChain(given(created, paid).state)).toBe(true);
     expect(
-      itemNeededOnChain(given(created, paid, { type: 'OrderCheckedOutOnChain', data: { txDigest: 'd1' } })),
+      itemNeededOnChain(
+        given(created, paid, { type: 'OrderCheckedOutOnChain', data: { txDigest: 'd1' } }).state,
+      ),
     ).toBe(false);
     expect(
-      itemNeededOnChain(given(created, paid, { type: 'OrderOnChainCheckoutFailed', data: { reason: 'x' } })),
+      itemNeededOnChain(
+        given(created, paid, { type: 'OrderOnChainCheckoutFailed', data: { reason: 'x' } }).state,
+      ),
     ).toBe(false);
     const cancelled: OrderEvent = {
       type: 'OrderCancelled',
       data: { phase: 'payment', payment: null, quote: null, deliveryId: 'd', stage: 'payment', reason: 'r' },
     };
-    expect(itemNeededOnChain(given(created, cancelled))).toBe(false);
+    expect(itemNeededOnChain(given(created, cancelled).state)).toBe(false);
   });
 
   it("keeps a delivered or deleted item's object only until the order's contract checkout has an outcome", () => {
@@ -80,10 +84,10 @@ describe('an order and its item on chain', () => {
       data: { phase: 'completed', payment: null, quote: null, deliveryId: 'd2' },
     };
     for (const ordered of [true, false]) {
-      expect(objectKeptForOrder(given(created, paid), ordered)).toBe(true);
-      expect(objectKeptForOrder(given(created, paid, delivered), ordered)).toBe(true);
-      expect(objectKeptForOrder(given(created, paid, checkedOut), ordered)).toBe(false);
-      expect(objectKeptForOrder(given(created, paid, checkedOut, delivered), ordered)).toBe(false);
+      expect(objectKeptForOrder(given(created, paid).state, ordered)).toBe(true);
+      expect(objectKeptForOrder(given(created, paid, delivered).state, ordered)).toBe(true);
+      expect(objectKeptForOrder(given(created, paid, checkedOut).state, ordered)).toBe(false);
+      expect(objectKeptForOrder(given(created, paid, checkedOut, delivered).state, ordered)).toBe(false);
     }
   });
 
@@ -92,8 +96,8 @@ describe('an order and its item on chain', () => {
       type: 'OrderCancelled',
       data: { phase: stage, payment: null, quote: null, deliveryId: 'd', stage, reason: 'r' },
     });
-    expect(objectKeptForOrder(given(created, cancelledAt('payment')), true)).toBe(true);
-    expect(objectKeptForOrder(given(created, cancelledAt('payment')), false)).toBe(false);
-    expect(objectKeptForOrder(given(created, paid, cancelledAt('delivery')), true)).toBe(false);
+    expect(objectKeptForOrder(given(created, cancelledAt('payment')).state, true)).toBe(true);
+    expect(objectKeptForOrder(given(created, cancelledAt('payment')).state, false)).toBe(false);
+    expect(objectKeptForOrder(given(created, paid, cancelledAt('delivery')).state, true)).toBe(false);
   });
 });

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { PaymentEvent } from '@shop/contracts';
-import { fold } from '../src/decider';
-import { DomainError } from '../src/domain-error';
 import { ConfirmationDelivery, VerifyPayment } from '../src/payment/payment-commands';
 import { paymentDecider } from '../src/payment/payment-decider';
 import { ObservedTransaction, PaymentTerms } from '../src/payment/payment-terms';
+import { deciderSpec } from './decider-spec';
+
+const { given } = deciderSpec(paymentDecider);
 
 const full = (hex: string) => `0x${hex.padStart(64, '0')}`;
 const merchant = full('a11ce');
@@ -47,7 +48,6 @@ const deliver = (delivery: ConfirmationDelivery) => ({
   delivery,
 });
 
-const given = (...events: PaymentEvent[]) => fold(paymentDecider, events);
 const started: PaymentEvent = {
   type: 'PaymentVerificationStarted',
   data: { paymentId, userId, network: 'testnet', merchant, coinType: sui, minimumAmount: '1000' },
@@ -61,19 +61,11 @@ const forwarded: PaymentEvent = {
   data: { backendStatus: 200, attempts: 1 },
 };
 
-function refusal(run: () => unknown): DomainError {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(DomainError);
-    return error as DomainError;
-  }
-  throw new Error('expected a DomainError');
-}
-
 describe('payment decider: verification', () => {
   it('records the claim and the verified payment together, with canonical addresses and coin type', () => {
-    expect(paymentDecider.decide(verify(paying(1_500n)), given())).toEqual([started, verified]);
+    given()
+      .when(verify(paying(1_500n)))
+      .then([started, verified]);
   });
 
   it('takes the payer from the largest outgoing change of the coin, and counts the whole minimum', () => {
@@ -84,7 +76,7 @@ describe('payment decider: verification', () => {
         { owner: merchant, coinType: sui, amount: 1_000n },
       ],
     });
-    const [, outcome] = paymentDecider.decide(verify(tx), given());
+    const [, outcome] = given().when(verify(tx)).events();
     expect(outcome).toEqual({
       type: 'PaymentVerified',
       data: { amount: '1000', payer, receiver: merchant, coinType: sui },
@@ -93,7 +85,7 @@ describe('payment decider: verification', () => {
 
   it('falls back to the sender when no address paid the coin directly', () => {
     const tx = paying(2_000n, { balanceChanges: [{ owner: merchant, coinType: sui, amount: 2_000n }] });
-    const [, outcome] = paymentDecider.decide(verify(tx), given());
+    const [, outcome] = given().when(verify(tx)).events();
     expect(outcome).toMatchObject({ type: 'PaymentVerified', data: { payer: sender } });
   });
 
@@ -124,10 +116,10 @@ describe('payment decider: verification', () => {
       '5000',
     ],
   ])('records %s as FAILED with its reason', (_, tx, code, amount) => {
-    const events = paymentDecider.decide(verify(tx), given());
+    const events = given().when(verify(tx)).events();
     expect(events[0]).toEqual(started);
     expect(events[1]).toMatchObject({ type: 'PaymentVerificationFailed', data: { code, amount } });
-    expect(given(...events)).toMatchObject({
+    expect(given(...events).state).toMatchObject({
       status: 'FAILED',
       failureCode: code,
       amount,
@@ -136,36 +128,32 @@ describe('payment decider: verification', () => {
   });
 
   it('records nothing for a digest the chain does not know', () => {
-    expect(refusal(() => paymentDecider.decide(verify(null), given()))).toMatchObject({
-      kind: 'not_found',
-      code: 'TRANSACTION_NOT_FOUND',
-    });
+    given().when(verify(null)).thenThrows('TRANSACTION_NOT_FOUND', 'not_found');
   });
 
   it('never verifies a recorded payment twice, whatever the chain says now', () => {
     for (const history of [[started, verified], [started, verified, forwarded], [started]]) {
-      expect(paymentDecider.decide(verify(), given(...history))).toEqual([]);
-      expect(paymentDecider.decide(verify(paying(9_999n)), given(...history))).toEqual([]);
+      given(...history)
+        .when(verify())
+        .then([]);
+      given(...history)
+        .when(verify(paying(9_999n)))
+        .then([]);
     }
   });
 
   it('refuses another user a digest already claimed', () => {
-    expect(
-      refusal(() => paymentDecider.decide(verify(undefined, otherUser), given(started, verified))),
-    ).toMatchObject({
-      kind: 'conflict',
-      code: 'TX_HASH_CLAIMED',
-    });
+    given(started, verified).when(verify(undefined, otherUser)).thenThrows('TX_HASH_CLAIMED', 'conflict');
   });
 
   it('needs the chain’s answer before recording a new payment', () => {
-    expect(() => paymentDecider.decide(verify(), given())).toThrow(/must carry what the chain reported/);
+    expect(() => given().when(verify()).events()).toThrow(/must carry what the chain reported/);
   });
 });
 
 describe('payment decider: confirmation delivery', () => {
   it('releases a digest the backend refused for its claimant, and lets another user claim it without the chain', () => {
-    const refused = paymentDecider.decide(
+    const refusal = given(started, verified).when(
       deliver({
         acknowledged: false,
         refused: true,
@@ -173,16 +161,16 @@ describe('payment decider: confirmation delivery', () => {
         backendStatus: 400,
         attempts: 1,
       }),
-      given(started, verified),
     );
-    expect(refused).toEqual([
+    refusal.then([
       { type: 'PaymentConfirmationRefused', data: { reason: 'not your wallet', backendStatus: 400 } },
     ]);
+    const refused = refusal.events();
     const released = given(started, verified, ...refused);
-    expect(released).toMatchObject({ status: 'FAILED', failureCode: 'DEPOSIT_REFUSED' });
-    const reclaimed = paymentDecider.decide(verify(undefined, otherUser), released);
-    expect(reclaimed).toEqual([{ ...started, data: { ...started.data, userId: otherUser } }, verified]);
-    expect(given(started, verified, ...refused, ...reclaimed)).toMatchObject({
+    expect(released.state).toMatchObject({ status: 'FAILED', failureCode: 'DEPOSIT_REFUSED' });
+    const reclaim = released.when(verify(undefined, otherUser));
+    reclaim.then([{ ...started, data: { ...started.data, userId: otherUser } }, verified]);
+    expect(given(started, verified, ...refused, ...reclaim.events()).state).toMatchObject({
       status: 'PENDING',
       userId: otherUser,
       failureCode: null,
@@ -192,16 +180,18 @@ describe('payment decider: confirmation delivery', () => {
   });
 
   it('moves a verified payment to SUCCESS only on an acknowledgement', () => {
-    const events = paymentDecider.decide(
+    const delivered = given(started, verified).when(
       deliver({ acknowledged: true, backendStatus: 200, attempts: 1 }),
-      given(started, verified),
     );
-    expect(events).toEqual([forwarded]);
-    expect(given(started, verified, ...events)).toMatchObject({ status: 'SUCCESS', failureReason: null });
+    delivered.then([forwarded]);
+    expect(given(started, verified, ...delivered.events()).state).toMatchObject({
+      status: 'SUCCESS',
+      failureReason: null,
+    });
   });
 
   it('keeps a payment PENDING with the reason when the backend could not be reached, then succeeds later', () => {
-    const failed = paymentDecider.decide(
+    const failure = given(started, verified).when(
       deliver({
         acknowledged: false,
         refused: false,
@@ -209,37 +199,31 @@ describe('payment decider: confirmation delivery', () => {
         backendStatus: 503,
         attempts: 4,
       }),
-      given(started, verified),
     );
-    expect(failed).toEqual([
+    failure.then([
       {
         type: 'PaymentConfirmationForwardFailed',
         data: { reason: 'backend answered 503', backendStatus: 503, attempts: 4 },
       },
     ]);
+    const failed = failure.events();
     const pending = given(started, verified, ...failed);
-    expect(pending).toMatchObject({
+    expect(pending.state).toMatchObject({
       status: 'PENDING',
       failureReason: 'backend answered 503',
       amount: '1500',
     });
-    const retried = paymentDecider.decide(
-      deliver({ acknowledged: true, backendStatus: 409, attempts: 1 }),
-      pending,
-    );
-    expect(given(started, verified, ...failed, ...retried)).toMatchObject({
+    const retried = pending.when(deliver({ acknowledged: true, backendStatus: 409, attempts: 1 })).events();
+    expect(given(started, verified, ...failed, ...retried).state).toMatchObject({
       status: 'SUCCESS',
       failureReason: null,
     });
   });
 
   it('ignores a second acknowledgement: the deposit is confirmed once', () => {
-    expect(
-      paymentDecider.decide(
-        deliver({ acknowledged: true, backendStatus: 200, attempts: 1 }),
-        given(started, verified, forwarded),
-      ),
-    ).toEqual([]);
+    given(started, verified, forwarded)
+      .when(deliver({ acknowledged: true, backendStatus: 200, attempts: 1 }))
+      .then([]);
   });
 
   it('has nothing to deliver for a FAILED or unrecorded payment', () => {
@@ -247,12 +231,10 @@ describe('payment decider: confirmation delivery', () => {
       type: 'PaymentVerificationFailed',
       data: { code: 'AMOUNT_TOO_SMALL', reason: 'too small', amount: '1' },
     };
-    for (const state of [given(), given(started, failedTx)]) {
-      expect(
-        refusal(() =>
-          paymentDecider.decide(deliver({ acknowledged: true, backendStatus: 200, attempts: 1 }), state),
-        ),
-      ).toMatchObject({ code: 'PAYMENT_NOT_VERIFIED' });
+    for (const history of [given(), given(started, failedTx)]) {
+      history
+        .when(deliver({ acknowledged: true, backendStatus: 200, attempts: 1 }))
+        .thenThrows('PAYMENT_NOT_VERIFIED');
     }
   });
 });

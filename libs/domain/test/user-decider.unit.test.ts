@@ -1,22 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { UserEvent } from '@shop/contracts';
-import { fold } from '../src/decider';
-import { DomainError } from '../src/domain-error';
 import { userDecider } from '../src/user/user-decider';
 import { UserCommand } from '../src/user/user-commands';
 import { userIdForProviderSubject } from '../src/user/user-id';
+import { deciderSpec } from './decider-spec';
 
-const given = (...events: UserEvent[]) => fold(userDecider, events);
-const when = (command: UserCommand, ...history: UserEvent[]) =>
-  userDecider.decide(command, given(...history));
-const refusal = (command: UserCommand, ...history: UserEvent[]) => {
-  try {
-    when(command, ...history);
-  } catch (error) {
-    return error as DomainError;
-  }
-  throw new Error('expected a refusal');
-};
+const { given } = deciderSpec(userDecider);
 
 const registered: UserEvent = {
   type: 'UserRegistered',
@@ -42,17 +31,15 @@ const wallets = { suiAddress: `0x${'a'.repeat(64)}`, evmAddress: `0x${'b'.repeat
 
 describe('user decider: registration', () => {
   it('registers an unknown identity', () => {
-    expect(when({ type: 'RegisterUser', providerSubject: 'p|1', email: 'a@example.com' })).toEqual([
-      registered,
-    ]);
+    given().when({ type: 'RegisterUser', providerSubject: 'p|1', email: 'a@example.com' }).then([registered]);
   });
 
   it('does nothing when the identity is already registered', () => {
-    expect(when({ type: 'RegisterUser', providerSubject: 'p|1', email: null }, registered)).toEqual([]);
+    given(registered).when({ type: 'RegisterUser', providerSubject: 'p|1', email: null }).then([]);
   });
 
   it('refuses every other command for an unregistered user', () => {
-    expect(refusal({ type: 'SetDisplayName', displayName: 'x' }).code).toBe('USER_NOT_FOUND');
+    given().when({ type: 'SetDisplayName', displayName: 'x' }).thenThrows('USER_NOT_FOUND');
   });
 
   it('derives one stable UUID per provider subject', () => {
@@ -65,8 +52,8 @@ describe('user decider: registration', () => {
 
 describe('user decider: onboarding state table', () => {
   it('step 1 from any step, and the step never decreases', () => {
-    expect(when({ type: 'SetDisplayName', displayName: 'Ada' }, registered)).toEqual([named]);
-    const state = given(registered, named, addressed, sized, {
+    given(registered).when({ type: 'SetDisplayName', displayName: 'Ada' }).then([named]);
+    const { state } = given(registered, named, addressed, sized, {
       type: 'DisplayNameSet',
       data: { displayName: 'B' },
     });
@@ -74,48 +61,49 @@ describe('user decider: onboarding state table', () => {
   });
 
   it('step 2 needs step 1', () => {
-    const error = refusal({ type: 'SaveShippingAddress', address }, registered);
-    expect([error.kind, error.code]).toEqual(['forbidden', 'STEP_NOT_REACHED']);
-    expect(when({ type: 'SaveShippingAddress', address }, registered, named)).toEqual([addressed]);
-    expect(given(registered, named, addressed).onboardingStep).toBe(2);
+    given(registered)
+      .when({ type: 'SaveShippingAddress', address })
+      .thenThrows('STEP_NOT_REACHED', 'forbidden');
+    given(registered, named).when({ type: 'SaveShippingAddress', address }).then([addressed]);
+    expect(given(registered, named, addressed).state.onboardingStep).toBe(2);
   });
 
   it('step 3 needs step 2, and only the first completion says so', () => {
-    expect(refusal({ type: 'SaveSizes', sizes }, registered, named).code).toBe('STEP_NOT_REACHED');
-    expect(when({ type: 'SaveSizes', sizes }, registered, named, addressed)).toEqual([sized]);
-    expect(when({ type: 'SaveSizes', sizes }, registered, named, addressed, sized)).toEqual([
-      { type: 'SizesSaved', data: { ...sizes, firstCompletion: false } },
-    ]);
-    expect(given(registered, named, addressed, sized).onboardingStep).toBe(3);
+    given(registered, named).when({ type: 'SaveSizes', sizes }).thenThrows('STEP_NOT_REACHED');
+    given(registered, named, addressed).when({ type: 'SaveSizes', sizes }).then([sized]);
+    given(registered, named, addressed, sized)
+      .when({ type: 'SaveSizes', sizes })
+      .then([{ type: 'SizesSaved', data: { ...sizes, firstCompletion: false } }]);
+    expect(given(registered, named, addressed, sized).state.onboardingStep).toBe(3);
   });
 });
 
 describe('user decider: wallet provisioning', () => {
   it('none -> pending, once, even when asked twice', () => {
-    expect(when({ type: 'StartWalletProvisioning' }, registered)).toEqual([started]);
-    expect(when({ type: 'StartWalletProvisioning' }, registered, started)).toEqual([]);
+    given(registered).when({ type: 'StartWalletProvisioning' }).then([started]);
+    given(registered, started).when({ type: 'StartWalletProvisioning' }).then([]);
   });
 
   it('pending -> active for the current attempt only', () => {
-    expect(when({ type: 'CompleteWalletProvisioning', attempt: 1, ...wallets }, registered, started)).toEqual(
-      [{ type: 'WalletProvisioned', data: wallets }],
-    );
-    expect(when({ type: 'CompleteWalletProvisioning', attempt: 2, ...wallets }, registered, started)).toEqual(
-      [],
-    );
+    given(registered, started)
+      .when({ type: 'CompleteWalletProvisioning', attempt: 1, ...wallets })
+      .then([{ type: 'WalletProvisioned', data: wallets }]);
+    given(registered, started)
+      .when({ type: 'CompleteWalletProvisioning', attempt: 2, ...wallets })
+      .then([]);
     const active = given(registered, started, { type: 'WalletProvisioned', data: wallets });
-    expect(active).toMatchObject({ walletStatus: 'active', ...wallets });
-    expect(userDecider.decide({ type: 'StartWalletProvisioning' }, active)).toEqual([]);
+    expect(active.state).toMatchObject({ walletStatus: 'active', ...wallets });
+    active.when({ type: 'StartWalletProvisioning' }).then([]);
   });
 
   it('pending -> failed, and a failed one can be started again', () => {
     const failed: UserEvent = { type: 'WalletProvisioningFailed', data: { reason: 'provider down' } };
-    expect(
-      when({ type: 'FailWalletProvisioning', attempt: 1, reason: 'provider down' }, registered, started),
-    ).toEqual([failed]);
-    expect(when({ type: 'StartWalletProvisioning' }, registered, started, failed)).toEqual([
-      { type: 'WalletProvisioningStarted', data: { attempt: 2 } },
-    ]);
+    given(registered, started)
+      .when({ type: 'FailWalletProvisioning', attempt: 1, reason: 'provider down' })
+      .then([failed]);
+    given(registered, started, failed)
+      .when({ type: 'StartWalletProvisioning' })
+      .then([{ type: 'WalletProvisioningStarted', data: { attempt: 2 } }]);
   });
 });
 
@@ -124,25 +112,27 @@ describe('closing an account', () => {
   const close = (hasOpenOrder = false): UserCommand => ({ type: 'CloseAccount', by: 'user', hasOpenOrder });
 
   it('closes a registered account', () => {
-    expect(when(close(), registered, named)).toEqual([{ type: 'AccountClosed', data: { by: 'user' } }]);
+    given(registered, named)
+      .when(close())
+      .then([{ type: 'AccountClosed', data: { by: 'user' } }]);
   });
 
   it('is refused while an order is open', () => {
-    expect(refusal(close(true), registered, named)).toMatchObject({ kind: 'conflict', code: 'ORDER_OPEN' });
+    given(registered, named).when(close(true)).thenThrows('ORDER_OPEN', 'conflict');
   });
 
   it('closing again is a no-op', () => {
-    expect(when(close(), registered, closed)).toEqual([]);
+    given(registered, closed).when(close()).then([]);
   });
 
   it('a closed account takes no command: not a new login, not a new name', () => {
     const login: UserCommand = { type: 'RegisterUser', providerSubject: 'p|1', email: null };
-    expect(refusal(login, registered, closed)).toMatchObject({ kind: 'forbidden', code: 'ACCOUNT_CLOSED' });
+    given(registered, closed).when(login).thenThrows('ACCOUNT_CLOSED', 'forbidden');
     const rename: UserCommand = { type: 'SetDisplayName', displayName: 'Ada' };
-    expect(refusal(rename, registered, closed)).toMatchObject({ code: 'ACCOUNT_CLOSED' });
+    given(registered, closed).when(rename).thenThrows('ACCOUNT_CLOSED');
   });
 
   it('an unknown user cannot be closed', () => {
-    expect(refusal(close())).toMatchObject({ code: 'USER_NOT_FOUND' });
+    given().when(close()).thenThrows('USER_NOT_FOUND');
   });
 });

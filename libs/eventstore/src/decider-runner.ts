@@ -173,7 +173,7 @@ export class DeciderRunner {
     from: CachedAggregate<S> | undefined,
   ): Promise<CachedAggregate<S>> {
     const loaded = await this.store.load(aggregate, aggregateId, from?.version ?? 0);
-    let state = from?.state ?? decider.initialState;
+    let state = from?.state ?? decider.initialState();
     const commands = new Map(from?.commands);
     for (const event of loaded.events) {
       state = decider.evolve(state, event as unknown as E);

@@ -16,7 +16,7 @@ interface State {
 
 /** A small decider with one invariant: at most two renames. */
 const decider: Decider<Command, Named, State> = {
-  initialState: { registered: false, renames: 0 },
+  initialState: () => ({ registered: false, renames: 0 }),
   decide(command, state) {
     if (command.type === 'Register') {
       return state.registered

@@ -1,6 +1,17 @@
 import { CartEvent } from '@shop/contracts';
-import { Decider } from '../decider';
-import { CartCommand, ProductToAdd } from './cart-commands';
+import { Decider, unhandledCommand } from '../decider';
+import {
+  AddItem,
+  BeginCheckout,
+  CartCommand,
+  LinkOnChainItem,
+  ProductToAdd,
+  RecordOnChainCart,
+  ReleaseCheckout,
+  RemoveItem,
+  RemoveOnChainItem,
+  RestoreItem,
+} from './cart-commands';
 import { cartFull, cartItemNotFound, duplicateCartItem, invalidProduct } from './cart-errors';
 import { CART_CAPACITY, CartState, DEFAULT_VARIANT, initialCartState, MAX_PRICE_CENTS } from './cart-state';
 
@@ -30,8 +41,136 @@ function validProduct(product: ProductToAdd) {
 const sameVariant = (a: { productId: string; size: string; color: string }, b: typeof a) =>
   a.productId === b.productId && a.size === b.size && a.color === b.color;
 
+/** The cart's (product, size, color) uniqueness, over its active items. */
+const holdsVariant = (state: CartState, item: { productId: string; size: string; color: string }) =>
+  [...state.items.values()].some((i) => sameVariant(i, item));
+
+const isFull = (state: CartState) => state.items.size >= CART_CAPACITY;
+
 const linkedItemOf = (state: CartState, objectId: string) =>
   [...state.links].find(([, linked]) => linked === objectId)?.[0];
+
+function addItem(command: AddItem, state: CartState): CartEvent[] {
+  const product = validProduct(command.product);
+  if (state.knownItemIds.has(command.itemId)) throw duplicateCartItem();
+  // The indexer saw the new object first and listed it already: that item is this add's.
+  if (command.objectId && linkedItemOf(state, command.objectId)) return [];
+  if (!command.acceptedOnChain) {
+    if (holdsVariant(state, product)) throw duplicateCartItem();
+    if (isFull(state)) throw cartFull();
+  }
+  const { productId, productName, price, image, size, color, productUrl, retailer } = product;
+  const link: CartEvent[] = command.objectId
+    ? [{ type: 'ItemLinkedOnChain', data: { itemId: command.itemId, objectId: command.objectId } }]
+    : [];
+  return [
+    {
+      type: 'ItemAdded',
+      data: {
+        itemId: command.itemId,
+        productId,
+        productName,
+        price,
+        image,
+        size,
+        color,
+        productUrl,
+        retailer,
+      },
+    },
+    ...link,
+  ];
+}
+
+function removeItem(command: RemoveItem, state: CartState): CartEvent[] {
+  if (!state.items.has(command.itemId)) throw cartItemNotFound();
+  return [{ type: 'ItemRemoved', data: { itemId: command.itemId, reason: command.reason } }];
+}
+
+function beginCheckout(command: BeginCheckout, state: CartState): CartEvent[] {
+  if (!state.items.has(command.itemId)) throw cartItemNotFound();
+  // An open checkout of the item wins: the caller answers with that order instead.
+  if (state.checkouts.has(command.itemId)) return [];
+  return [
+    {
+      type: 'ItemCheckoutStarted',
+      data: {
+        itemId: command.itemId,
+        orderId: command.orderId,
+        startedAt: new Date(command.now).toISOString(),
+      },
+    },
+  ];
+}
+
+function releaseCheckout(command: ReleaseCheckout, state: CartState): CartEvent[] {
+  if (state.checkouts.get(command.itemId)?.orderId !== command.orderId) return [];
+  return [
+    {
+      type: 'ItemCheckoutReleased',
+      data: { itemId: command.itemId, orderId: command.orderId, reason: command.reason },
+    },
+  ];
+}
+
+function recordOnChainCart(command: RecordOnChainCart, state: CartState): CartEvent[] {
+  if (state.onChainCartId) return [];
+  return [
+    {
+      type: 'CartInitializedOnChain',
+      data: { cartObjectId: command.cartObjectId, txDigest: command.txDigest },
+    },
+  ];
+}
+
+function linkOnChainItem(command: LinkOnChainItem, state: CartState): CartEvent[] {
+  if (linkedItemOf(state, command.objectId)) return [];
+  const seen = command.product;
+  // An item the user already removed is linked too, so its pending removal can reach the object.
+  const match = [...state.items.values(), ...state.chainRemovals.values()].find(
+    (i) => !state.links.has(i.itemId) && sameVariant(i, seen),
+  );
+  if (match)
+    return [{ type: 'ItemLinkedOnChain', data: { itemId: match.itemId, objectId: command.objectId } }];
+  // Added on chain by someone else: the chain holds it, so the cart lists it too.
+  const itemId = command.fallbackItemId;
+  return [
+    {
+      type: 'ItemAdded',
+      data: {
+        itemId,
+        productId: seen.productId,
+        productName: seen.productName,
+        price: Number(seen.priceCents),
+        image: seen.imageUrl,
+        size: seen.size,
+        color: seen.color,
+        productUrl: seen.productUrl,
+        retailer: seen.retailer,
+      },
+    },
+    { type: 'ItemLinkedOnChain', data: { itemId, objectId: command.objectId } },
+  ];
+}
+
+function removeOnChainItem(command: RemoveOnChainItem, state: CartState): CartEvent[] {
+  const itemId = linkedItemOf(state, command.objectId);
+  if (!itemId) return [];
+  if (state.chainRemovals.has(itemId))
+    return [{ type: 'ItemRemovedFromChain', data: { itemId, objectId: command.objectId } }];
+  if (!state.items.has(itemId)) return [];
+  return [{ type: 'ItemRemoved', data: { itemId, reason: 'chain' } }];
+}
+
+function restoreItem(command: RestoreItem, state: CartState): CartEvent[] {
+  const item = state.ordered.get(command.itemId);
+  if (!item) return [];
+  // The contract's cart no longer holds it: listing it again would part the cart from the chain.
+  if (state.leftChain.has(command.itemId)) return [];
+  // The shopper may have filled the cart or re-added the product meanwhile: then it stays out.
+  if (isFull(state) || holdsVariant(state, item)) return [];
+  return [{ type: 'ItemRestored', data: { itemId: command.itemId } }];
+}
 
 /**
  * One cart per user on `cart.<userId>`. The 10-item limit and the (product, size, color)
@@ -43,119 +182,24 @@ export const cartDecider: Decider<CartCommand, CartEvent, CartState> = {
 
   decide(command, state) {
     switch (command.type) {
-      case 'AddItem': {
-        const product = validProduct(command.product);
-        if (state.knownItemIds.has(command.itemId)) throw duplicateCartItem();
-        // The indexer saw the new object first and listed it already: that item is this add's.
-        if (command.objectId && linkedItemOf(state, command.objectId)) return [];
-        const active = [...state.items.values()];
-        if (!command.acceptedOnChain) {
-          if (active.some((i) => sameVariant(i, product))) throw duplicateCartItem();
-          if (active.length >= CART_CAPACITY) throw cartFull();
-        }
-        const { productId, productName, price, image, size, color, productUrl, retailer } = product;
-        const link: CartEvent[] = command.objectId
-          ? [{ type: 'ItemLinkedOnChain', data: { itemId: command.itemId, objectId: command.objectId } }]
-          : [];
-        return [
-          {
-            type: 'ItemAdded',
-            data: {
-              itemId: command.itemId,
-              productId,
-              productName,
-              price,
-              image,
-              size,
-              color,
-              productUrl,
-              retailer,
-            },
-          },
-          ...link,
-        ];
-      }
+      case 'AddItem':
+        return addItem(command, state);
       case 'RemoveItem':
-        if (!state.items.has(command.itemId)) throw cartItemNotFound();
-        return [{ type: 'ItemRemoved', data: { itemId: command.itemId, reason: command.reason } }];
+        return removeItem(command, state);
       case 'BeginCheckout':
-        if (!state.items.has(command.itemId)) throw cartItemNotFound();
-        // An open checkout of the item wins: the caller answers with that order instead.
-        if (state.checkouts.has(command.itemId)) return [];
-        return [
-          {
-            type: 'ItemCheckoutStarted',
-            data: {
-              itemId: command.itemId,
-              orderId: command.orderId,
-              startedAt: new Date(command.now).toISOString(),
-            },
-          },
-        ];
+        return beginCheckout(command, state);
       case 'ReleaseCheckout':
-        if (state.checkouts.get(command.itemId)?.orderId !== command.orderId) return [];
-        return [
-          {
-            type: 'ItemCheckoutReleased',
-            data: { itemId: command.itemId, orderId: command.orderId, reason: command.reason },
-          },
-        ];
+        return releaseCheckout(command, state);
       case 'RecordOnChainCart':
-        if (state.onChainCartId) return [];
-        return [
-          {
-            type: 'CartInitializedOnChain',
-            data: { cartObjectId: command.cartObjectId, txDigest: command.txDigest },
-          },
-        ];
-      case 'LinkOnChainItem': {
-        if (linkedItemOf(state, command.objectId)) return [];
-        const seen = command.product;
-        // An item the user already removed is linked too, so its pending removal can reach the object.
-        const match = [...state.items.values(), ...state.chainRemovals.values()].find(
-          (i) => !state.links.has(i.itemId) && sameVariant(i, seen),
-        );
-        if (match)
-          return [{ type: 'ItemLinkedOnChain', data: { itemId: match.itemId, objectId: command.objectId } }];
-        // Added on chain by someone else: the chain holds it, so the cart lists it too.
-        const itemId = command.fallbackItemId;
-        return [
-          {
-            type: 'ItemAdded',
-            data: {
-              itemId,
-              productId: seen.productId,
-              productName: seen.productName,
-              price: Number(seen.priceCents),
-              image: seen.imageUrl,
-              size: seen.size,
-              color: seen.color,
-              productUrl: seen.productUrl,
-              retailer: seen.retailer,
-            },
-          },
-          { type: 'ItemLinkedOnChain', data: { itemId, objectId: command.objectId } },
-        ];
-      }
-      case 'RemoveOnChainItem': {
-        const itemId = linkedItemOf(state, command.objectId);
-        if (!itemId) return [];
-        if (state.chainRemovals.has(itemId))
-          return [{ type: 'ItemRemovedFromChain', data: { itemId, objectId: command.objectId } }];
-        if (!state.items.has(itemId)) return [];
-        return [{ type: 'ItemRemoved', data: { itemId, reason: 'chain' } }];
-      }
-      case 'RestoreItem': {
-        const item = state.ordered.get(command.itemId);
-        if (!item) return [];
-        // The contract's cart no longer holds it: listing it again would part the cart from the chain.
-        if (state.leftChain.has(command.itemId)) return [];
-        const active = [...state.items.values()];
-        // The shopper may have filled the cart or re-added the product meanwhile: then it stays out.
-        if (active.length >= CART_CAPACITY) return [];
-        if (active.some((i) => sameVariant(i, item))) return [];
-        return [{ type: 'ItemRestored', data: { itemId: command.itemId } }];
-      }
+        return recordOnChainCart(command, state);
+      case 'LinkOnChainItem':
+        return linkOnChainItem(command, state);
+      case 'RemoveOnChainItem':
+        return removeOnChainItem(command, state);
+      case 'RestoreItem':
+        return restoreItem(command, state);
+      default:
+        return unhandledCommand(command);
     }
   },
 

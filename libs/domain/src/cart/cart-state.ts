@@ -33,7 +33,7 @@ export interface CartState {
   onChainCartId: string | null;
 }
 
-export const initialCartState: CartState = {
+export const initialCartState = (): CartState => ({
   items: new Map(),
   knownItemIds: new Set(),
   ordered: new Map(),
@@ -43,7 +43,7 @@ export const initialCartState: CartState = {
   leftChain: new Set(),
   lastOrders: new Map(),
   onChainCartId: null,
-};
+});
 
 export const CART_CAPACITY = 10;
 /**

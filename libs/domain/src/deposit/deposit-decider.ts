@@ -1,5 +1,5 @@
 import { DepositEvent } from '@shop/contracts';
-import { Decider } from '../decider';
+import { Decider, unhandledCommand } from '../decider';
 import { DomainError } from '../domain-error';
 
 export interface DepositState {
@@ -14,7 +14,7 @@ export interface DepositState {
   failureReason: string | null;
 }
 
-export const initialDepositState: DepositState = {
+export const initialDepositState = (): DepositState => ({
   status: 'none',
   attempt: 0,
   claimedAt: null,
@@ -23,7 +23,7 @@ export const initialDepositState: DepositState = {
   usdmxAmount: null,
   usdcAmount: null,
   failureReason: null,
-};
+});
 
 export interface ClaimDeposit {
   type: 'ClaimDeposit';
@@ -67,6 +67,46 @@ export const depositInProgress = () =>
  */
 export const depositFundingKey = (txDigest: string): string => `deposit:${txDigest}`;
 
+function claimDeposit(command: ClaimDeposit, state: DepositState): DepositEvent[] {
+  if (state.status === 'credited') throw depositAlreadyCredited();
+  if (state.userId && state.userId !== command.userId) {
+    throw new DomainError('conflict', 'CONFLICT', DEPOSIT_ALREADY_PROCESSED);
+  }
+  if (state.status === 'claimed') throw depositInProgress();
+  const { type: _type, now, ...claim } = command;
+  return [
+    {
+      type: 'DepositClaimed',
+      data: { ...claim, attempt: state.attempt + 1, claimedAt: new Date(now).toISOString() },
+    },
+  ];
+}
+
+function recordDepositCredit(command: RecordDepositCredit, state: DepositState): DepositEvent[] {
+  // Every attempt funds under the same key, so a success of any attempt is the deposit's.
+  if (state.status === 'credited' || state.status === 'none') return [];
+  return [
+    {
+      type: 'DepositCredited',
+      data: {
+        attempt: command.attempt,
+        usdmxAmount: command.usdmxAmount,
+        evmAddress: command.evmAddress,
+      },
+    },
+  ];
+}
+
+function recordDepositFailure(command: RecordDepositFailure, state: DepositState): DepositEvent[] {
+  if (state.status !== 'claimed' || command.attempt !== state.attempt) return [];
+  return [
+    {
+      type: 'DepositCreditFailed',
+      data: { attempt: command.attempt, reason: command.reason.slice(0, 1000) },
+    },
+  ];
+}
+
 /**
  * One deposit per digest on `deposit.<txDigest>`: claimed, then credited, or failed for a reason
  * the provider gave. A claim is owned by the crediting process until it has an outcome, so a
@@ -78,41 +118,14 @@ export const depositDecider: Decider<DepositCommand, DepositEvent, DepositState>
 
   decide(command, state) {
     switch (command.type) {
-      case 'ClaimDeposit': {
-        if (state.status === 'credited') throw depositAlreadyCredited();
-        if (state.userId && state.userId !== command.userId) {
-          throw new DomainError('conflict', 'CONFLICT', DEPOSIT_ALREADY_PROCESSED);
-        }
-        if (state.status === 'claimed') throw depositInProgress();
-        const { type: _type, now, ...claim } = command;
-        return [
-          {
-            type: 'DepositClaimed',
-            data: { ...claim, attempt: state.attempt + 1, claimedAt: new Date(now).toISOString() },
-          },
-        ];
-      }
+      case 'ClaimDeposit':
+        return claimDeposit(command, state);
       case 'RecordDepositCredit':
-        // Every attempt funds under the same key, so a success of any attempt is the deposit's.
-        if (state.status === 'credited' || state.status === 'none') return [];
-        return [
-          {
-            type: 'DepositCredited',
-            data: {
-              attempt: command.attempt,
-              usdmxAmount: command.usdmxAmount,
-              evmAddress: command.evmAddress,
-            },
-          },
-        ];
+        return recordDepositCredit(command, state);
       case 'RecordDepositFailure':
-        if (state.status !== 'claimed' || command.attempt !== state.attempt) return [];
-        return [
-          {
-            type: 'DepositCreditFailed',
-            data: { attempt: command.attempt, reason: command.reason.slice(0, 1000) },
-          },
-        ];
+        return recordDepositFailure(command, state);
+      default:
+        return unhandledCommand(command);
     }
   },
 

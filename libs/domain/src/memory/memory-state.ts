@@ -3,7 +3,7 @@ export interface MemoryState {
   remembered: Set<string>;
 }
 
-export const initialMemoryState: MemoryState = { remembered: new Set() };
+export const initialMemoryState = (): MemoryState => ({ remembered: new Set() });
 
 /** Case and spacing do not make a different fact: "Prefers  slim fit" repeats "prefers slim fit". */
 export function memoryKey(namespace: string, fact: string): string {

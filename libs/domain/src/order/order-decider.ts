@@ -1,5 +1,5 @@
 import { CartItemSnapshot, OrderEvent, OrderStatus } from '@shop/contracts';
-import { Decider } from '../decider';
+import { Decider, unhandledCommand } from '../decider';
 import { DomainError } from '../domain-error';
 
 type Payment = { status: string; currency: string } | null;
@@ -26,7 +26,7 @@ export interface OrderState {
   cancelledAt: 'payment' | 'delivery' | null;
 }
 
-export const initialOrderState: OrderState = {
+export const initialOrderState = (): OrderState => ({
   exists: false,
   userId: null,
   type: null,
@@ -42,7 +42,7 @@ export const initialOrderState: OrderState = {
   onChainSubmitted: [],
   onChainRefused: false,
   cancelledAt: null,
-};
+});
 
 export interface CreateOrder {
   type: 'CreateOrder';
@@ -134,6 +134,74 @@ export function movesForward(current: OrderStatus, kind: ProviderUpdateKind): bo
   return next === 'cancelled' || rank[next] > rank[current];
 }
 
+function mustExist(state: OrderState): void {
+  if (!state.exists) throw new DomainError('not_found', 'OrderNotFoundError', 'No such order');
+}
+
+function createOrder(command: CreateOrder, state: OrderState): OrderEvent[] {
+  if (state.exists) throw new DomainError('conflict', 'CONFLICT', 'This order already exists');
+  const { type: _type, ...order } = command;
+  return [{ type: 'OrderCreated', data: { ...order, type: 'checkout' } }];
+}
+
+/** The contract's checkout is recorded once per order: the first digest is the tx_hash. */
+function recordOnChainCheckout(command: RecordOnChainCheckout, state: OrderState): OrderEvent[] {
+  mustExist(state);
+  return state.onChainDigest
+    ? []
+    : [{ type: 'OrderCheckedOutOnChain', data: { txDigest: command.txDigest } }];
+}
+
+function recordOnChainCheckoutSubmitted(
+  command: RecordOnChainCheckoutSubmitted,
+  state: OrderState,
+): OrderEvent[] {
+  mustExist(state);
+  return state.onChainDigest || state.onChainSubmitted.includes(command.txDigest)
+    ? []
+    : [{ type: 'OrderOnChainCheckoutSubmitted', data: { txDigest: command.txDigest } }];
+}
+
+function recordOnChainCheckoutFailure(
+  command: RecordOnChainCheckoutFailure,
+  state: OrderState,
+): OrderEvent[] {
+  mustExist(state);
+  return state.onChainDigest
+    ? []
+    : [{ type: 'OrderOnChainCheckoutFailed', data: { reason: command.reason.slice(0, 1000) } }];
+}
+
+function applyProviderUpdate(command: ApplyProviderUpdate, state: OrderState): OrderEvent[] {
+  mustExist(state);
+  if (!state.status || !movesForward(state.status, command.kind)) return [];
+  const progress = {
+    phase: command.phase,
+    payment: command.payment,
+    quote: command.quote,
+    deliveryId: command.deliveryId,
+  };
+  const next = target[command.kind];
+  if (next === 'cancelled') {
+    return [
+      {
+        type: 'OrderCancelled',
+        data: {
+          ...progress,
+          stage: command.kind === 'payment_failed' ? 'payment' : 'delivery',
+          reason: (command.reason ?? command.kind).slice(0, 1000),
+        },
+      },
+    ];
+  }
+  return [
+    {
+      type: eventOf[next] as 'OrderPaymentConfirmed' | 'OrderDeliveryStarted' | 'OrderDelivered',
+      data: progress,
+    },
+  ];
+}
+
 /**
  * An order on `order.<orderId>`. Status only moves forward (awaiting_approval ->
  * payment_confirmed -> in_progress -> delivered); cancelled is terminal and reachable from any
@@ -143,54 +211,20 @@ export const orderDecider: Decider<OrderCommand, OrderEvent, OrderState> = {
   initialState: initialOrderState,
 
   decide(command, state) {
-    if (command.type === 'CreateOrder') {
-      if (state.exists) throw new DomainError('conflict', 'CONFLICT', 'This order already exists');
-      const { type: _type, ...order } = command;
-      return [{ type: 'OrderCreated', data: { ...order, type: 'checkout' } }];
+    switch (command.type) {
+      case 'CreateOrder':
+        return createOrder(command, state);
+      case 'RecordOnChainCheckout':
+        return recordOnChainCheckout(command, state);
+      case 'RecordOnChainCheckoutSubmitted':
+        return recordOnChainCheckoutSubmitted(command, state);
+      case 'RecordOnChainCheckoutFailure':
+        return recordOnChainCheckoutFailure(command, state);
+      case 'ApplyProviderUpdate':
+        return applyProviderUpdate(command, state);
+      default:
+        return unhandledCommand(command);
     }
-    if (!state.exists) throw new DomainError('not_found', 'OrderNotFoundError', 'No such order');
-    // The contract's checkout is recorded once per order: the first digest is the tx_hash.
-    if (command.type === 'RecordOnChainCheckout') {
-      return state.onChainDigest
-        ? []
-        : [{ type: 'OrderCheckedOutOnChain', data: { txDigest: command.txDigest } }];
-    }
-    if (command.type === 'RecordOnChainCheckoutSubmitted') {
-      return state.onChainDigest || state.onChainSubmitted.includes(command.txDigest)
-        ? []
-        : [{ type: 'OrderOnChainCheckoutSubmitted', data: { txDigest: command.txDigest } }];
-    }
-    if (command.type === 'RecordOnChainCheckoutFailure') {
-      return state.onChainDigest
-        ? []
-        : [{ type: 'OrderOnChainCheckoutFailed', data: { reason: command.reason.slice(0, 1000) } }];
-    }
-    if (!state.status || !movesForward(state.status, command.kind)) return [];
-    const progress = {
-      phase: command.phase,
-      payment: command.payment,
-      quote: command.quote,
-      deliveryId: command.deliveryId,
-    };
-    const next = target[command.kind];
-    if (next === 'cancelled') {
-      return [
-        {
-          type: 'OrderCancelled',
-          data: {
-            ...progress,
-            stage: command.kind === 'payment_failed' ? 'payment' : 'delivery',
-            reason: (command.reason ?? command.kind).slice(0, 1000),
-          },
-        },
-      ];
-    }
-    return [
-      {
-        type: eventOf[next] as 'OrderPaymentConfirmed' | 'OrderDeliveryStarted' | 'OrderDelivered',
-        data: progress,
-      },
-    ];
   },
 
   evolve(state, event) {

@@ -1,10 +1,99 @@
 import { PaymentEvent } from '@shop/contracts';
-import { Decider } from '../decider';
+import { Decider, unhandledCommand } from '../decider';
 import { DomainError } from '../domain-error';
 import { assertClaimedBy } from './payment-claim';
-import { PaymentCommand } from './payment-commands';
+import { PaymentCommand, RecordConfirmationDelivery, VerifyPayment } from './payment-commands';
 import { awaitsConfirmation, claimReleased, initialPaymentState, PaymentState } from './payment-state';
 import { assessTransaction, canonicalAddress, canonicalCoinType } from './payment-terms';
+
+function verifyPayment(command: VerifyPayment, state: PaymentState): PaymentEvent[] {
+  if (claimReleased(state)) return reclaim(command.paymentId, command.userId, state);
+  if (state.status !== 'NEW') {
+    assertClaimedBy(state, command.userId);
+    return [];
+  }
+  if (command.transaction === undefined) {
+    throw new Error('VerifyPayment of an unrecorded payment must carry what the chain reported');
+  }
+  if (command.transaction === null) {
+    throw new DomainError(
+      'not_found',
+      'TRANSACTION_NOT_FOUND',
+      'The chain does not know this transaction (not executed, or not indexed yet); nothing was recorded, retry once it is final',
+    );
+  }
+  const { terms } = command;
+  const started: PaymentEvent = {
+    type: 'PaymentVerificationStarted',
+    data: {
+      paymentId: command.paymentId,
+      userId: command.userId,
+      network: terms.network,
+      merchant: canonicalAddress(terms.merchant),
+      coinType: canonicalCoinType(terms.coinType) ?? terms.coinType,
+      minimumAmount: terms.minimumAmount.toString(),
+    },
+  };
+  const assessment = assessTransaction(command.transaction, terms);
+  const outcome: PaymentEvent = assessment.ok
+    ? {
+        type: 'PaymentVerified',
+        data: {
+          amount: assessment.amount.toString(),
+          payer: assessment.payer,
+          receiver: assessment.receiver,
+          coinType: assessment.coinType,
+        },
+      }
+    : {
+        type: 'PaymentVerificationFailed',
+        data: {
+          code: assessment.code,
+          reason: assessment.reason,
+          amount: assessment.amount.toString(),
+        },
+      };
+  return [started, outcome];
+}
+
+function recordConfirmationDelivery(
+  command: RecordConfirmationDelivery,
+  state: PaymentState,
+): PaymentEvent[] {
+  // Another attempt got the acknowledgement first: the deposit is credited once.
+  if (state.status === 'SUCCESS') return [];
+  if (!awaitsConfirmation(state)) {
+    throw new DomainError(
+      'conflict',
+      'PAYMENT_NOT_VERIFIED',
+      'Only a verified payment has a deposit confirmation to deliver',
+    );
+  }
+  const { delivery } = command;
+  if (!delivery.acknowledged && delivery.refused) {
+    return [
+      {
+        type: 'PaymentConfirmationRefused',
+        data: { reason: delivery.reason, backendStatus: delivery.backendStatus },
+      },
+    ];
+  }
+  return [
+    delivery.acknowledged
+      ? {
+          type: 'PaymentConfirmationForwarded',
+          data: { backendStatus: delivery.backendStatus, attempts: delivery.attempts },
+        }
+      : {
+          type: 'PaymentConfirmationForwardFailed',
+          data: {
+            reason: delivery.reason,
+            backendStatus: delivery.backendStatus,
+            attempts: delivery.attempts,
+          },
+        },
+  ];
+}
 
 /**
  * One aggregate per transaction digest. NEW -> PENDING (claimed and verified, or straight to
@@ -17,91 +106,12 @@ export const paymentDecider: Decider<PaymentCommand, PaymentEvent, PaymentState>
 
   decide(command, state) {
     switch (command.type) {
-      case 'VerifyPayment': {
-        if (claimReleased(state)) return reclaim(command.paymentId, command.userId, state);
-        if (state.status !== 'NEW') {
-          assertClaimedBy(state, command.userId);
-          return [];
-        }
-        if (command.transaction === undefined) {
-          throw new Error('VerifyPayment of an unrecorded payment must carry what the chain reported');
-        }
-        if (command.transaction === null) {
-          throw new DomainError(
-            'not_found',
-            'TRANSACTION_NOT_FOUND',
-            'The chain does not know this transaction (not executed, or not indexed yet); nothing was recorded, retry once it is final',
-          );
-        }
-        const { terms } = command;
-        const started: PaymentEvent = {
-          type: 'PaymentVerificationStarted',
-          data: {
-            paymentId: command.paymentId,
-            userId: command.userId,
-            network: terms.network,
-            merchant: canonicalAddress(terms.merchant),
-            coinType: canonicalCoinType(terms.coinType) ?? terms.coinType,
-            minimumAmount: terms.minimumAmount.toString(),
-          },
-        };
-        const assessment = assessTransaction(command.transaction, terms);
-        const outcome: PaymentEvent = assessment.ok
-          ? {
-              type: 'PaymentVerified',
-              data: {
-                amount: assessment.amount.toString(),
-                payer: assessment.payer,
-                receiver: assessment.receiver,
-                coinType: assessment.coinType,
-              },
-            }
-          : {
-              type: 'PaymentVerificationFailed',
-              data: {
-                code: assessment.code,
-                reason: assessment.reason,
-                amount: assessment.amount.toString(),
-              },
-            };
-        return [started, outcome];
-      }
-
-      case 'RecordConfirmationDelivery': {
-        // Another attempt got the acknowledgement first: the deposit is credited once.
-        if (state.status === 'SUCCESS') return [];
-        if (!awaitsConfirmation(state)) {
-          throw new DomainError(
-            'conflict',
-            'PAYMENT_NOT_VERIFIED',
-            'Only a verified payment has a deposit confirmation to deliver',
-          );
-        }
-        const { delivery } = command;
-        if (!delivery.acknowledged && delivery.refused) {
-          return [
-            {
-              type: 'PaymentConfirmationRefused',
-              data: { reason: delivery.reason, backendStatus: delivery.backendStatus },
-            },
-          ];
-        }
-        return [
-          delivery.acknowledged
-            ? {
-                type: 'PaymentConfirmationForwarded',
-                data: { backendStatus: delivery.backendStatus, attempts: delivery.attempts },
-              }
-            : {
-                type: 'PaymentConfirmationForwardFailed',
-                data: {
-                  reason: delivery.reason,
-                  backendStatus: delivery.backendStatus,
-                  attempts: delivery.attempts,
-                },
-              },
-        ];
-      }
+      case 'VerifyPayment':
+        return verifyPayment(command, state);
+      case 'RecordConfirmationDelivery':
+        return recordConfirmationDelivery(command, state);
+      default:
+        return unhandledCommand(command);
     }
   },
 
@@ -109,7 +119,7 @@ export const paymentDecider: Decider<PaymentCommand, PaymentEvent, PaymentState>
     switch (event.type) {
       case 'PaymentVerificationStarted':
         return {
-          ...initialPaymentState,
+          ...initialPaymentState(),
           status: 'PENDING',
           paymentId: event.data.paymentId,
           userId: event.data.userId,

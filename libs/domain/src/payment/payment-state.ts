@@ -24,7 +24,7 @@ export interface PaymentState {
   failureReason: string | null;
 }
 
-export const initialPaymentState: PaymentState = {
+export const initialPaymentState = (): PaymentState => ({
   status: 'NEW',
   paymentId: null,
   userId: null,
@@ -37,7 +37,7 @@ export const initialPaymentState: PaymentState = {
   receiver: null,
   failureCode: null,
   failureReason: null,
-};
+});
 
 /**
  * Refused by the backend for the user who claimed it: the digest is free again, for whoever did

@@ -1,5 +1,5 @@
 import { ProviderWebhookEvent } from '@shop/contracts';
-import { Decider } from '../decider';
+import { Decider, unhandledCommand } from '../decider';
 
 type Recorded = Extract<ProviderWebhookEvent, { type: 'ProviderWebhookReceived' }>['data'];
 type Unrecognized = Extract<ProviderWebhookEvent, { type: 'ProviderWebhookUnrecognized' }>['data'];
@@ -24,12 +24,17 @@ export const providerWebhookDecider: Decider<
   ProviderWebhookEvent,
   { recorded: boolean }
 > = {
-  initialState: { recorded: false },
+  initialState: () => ({ recorded: false }),
   decide(command, state) {
     if (state.recorded) return [];
-    return command.type === 'RecordWebhook'
-      ? [{ type: 'ProviderWebhookReceived', data: command.delivery }]
-      : [{ type: 'ProviderWebhookUnrecognized', data: command.delivery }];
+    switch (command.type) {
+      case 'RecordWebhook':
+        return [{ type: 'ProviderWebhookReceived', data: command.delivery }];
+      case 'RecordUnrecognizedWebhook':
+        return [{ type: 'ProviderWebhookUnrecognized', data: command.delivery }];
+      default:
+        return unhandledCommand(command);
+    }
   },
   evolve: () => ({ recorded: true }),
 };

@@ -6,10 +6,10 @@ export interface SessionState {
   messageIds: Set<string>;
 }
 
-export const initialSessionState: SessionState = {
+export const initialSessionState = (): SessionState => ({
   exists: false,
   deleted: false,
   userId: null,
   title: null,
   messageIds: new Set(),
-};
+});

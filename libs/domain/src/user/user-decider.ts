@@ -1,7 +1,16 @@
 import { UserEvent } from '@shop/contracts';
-import { Decider } from '../decider';
+import { Decider, unhandledCommand } from '../decider';
 import { DomainError } from '../domain-error';
-import { UserCommand } from './user-commands';
+import {
+  CloseAccount,
+  CompleteWalletProvisioning,
+  FailWalletProvisioning,
+  RegisterUser,
+  SaveShippingAddress,
+  SaveSizes,
+  SetDisplayName,
+  UserCommand,
+} from './user-commands';
 import { initialUserState, UserState } from './user-state';
 
 const stepNotReached = (needed: number) =>
@@ -20,6 +29,66 @@ export const orderOpen = () =>
     'An order is still open; close the account once it is delivered or cancelled',
   );
 
+function mustBeRegistered(state: UserState): void {
+  if (!state.registered) throw userNotFound();
+}
+
+function registerUser(command: RegisterUser, state: UserState): UserEvent[] {
+  // A second first-session (a retry, or a concurrent request that lost the race) is a no-op.
+  if (state.registered) return [];
+  return [
+    { type: 'UserRegistered', data: { providerSubject: command.providerSubject, email: command.email } },
+  ];
+}
+
+function setDisplayName(command: SetDisplayName, state: UserState): UserEvent[] {
+  mustBeRegistered(state);
+  return [{ type: 'DisplayNameSet', data: { displayName: command.displayName } }];
+}
+
+function saveShippingAddress(command: SaveShippingAddress, state: UserState): UserEvent[] {
+  mustBeRegistered(state);
+  if (state.onboardingStep < 1) throw stepNotReached(1);
+  const { apt, state: region, ...rest } = command.address;
+  return [{ type: 'ShippingAddressSaved', data: { ...rest, apt: apt ?? null, state: region ?? null } }];
+}
+
+function saveSizes(command: SaveSizes, state: UserState): UserEvent[] {
+  mustBeRegistered(state);
+  if (state.onboardingStep < 2) throw stepNotReached(2);
+  return [{ type: 'SizesSaved', data: { ...command.sizes, firstCompletion: state.onboardingStep < 3 } }];
+}
+
+function startWalletProvisioning(state: UserState): UserEvent[] {
+  mustBeRegistered(state);
+  // Pending or active: someone already started it, and a wallet is provisioned once.
+  if (state.walletStatus === 'pending' || state.walletStatus === 'active') return [];
+  return [{ type: 'WalletProvisioningStarted', data: { attempt: state.walletAttempts + 1 } }];
+}
+
+function completeWalletProvisioning(command: CompleteWalletProvisioning, state: UserState): UserEvent[] {
+  mustBeRegistered(state);
+  if (state.walletStatus !== 'pending' || command.attempt !== state.walletAttempts) return [];
+  return [
+    {
+      type: 'WalletProvisioned',
+      data: { suiAddress: command.suiAddress, evmAddress: command.evmAddress },
+    },
+  ];
+}
+
+function failWalletProvisioning(command: FailWalletProvisioning, state: UserState): UserEvent[] {
+  mustBeRegistered(state);
+  if (state.walletStatus !== 'pending' || command.attempt !== state.walletAttempts) return [];
+  return [{ type: 'WalletProvisioningFailed', data: { reason: command.reason.slice(0, 500) } }];
+}
+
+function closeAccount(command: CloseAccount, state: UserState): UserEvent[] {
+  mustBeRegistered(state);
+  if (command.hasOpenOrder) throw orderOpen();
+  return [{ type: 'AccountClosed', data: { by: command.by } }];
+}
+
 export const userDecider: Decider<UserCommand, UserEvent, UserState> = {
   initialState: initialUserState,
 
@@ -29,45 +98,25 @@ export const userDecider: Decider<UserCommand, UserEvent, UserState> = {
       if (command.type === 'CloseAccount') return [];
       throw accountClosed();
     }
-    if (command.type === 'RegisterUser') {
-      // A second first-session (a retry, or a concurrent request that lost the race) is a no-op.
-      if (state.registered) return [];
-      return [
-        { type: 'UserRegistered', data: { providerSubject: command.providerSubject, email: command.email } },
-      ];
-    }
-    if (!state.registered) throw userNotFound();
     switch (command.type) {
+      case 'RegisterUser':
+        return registerUser(command, state);
       case 'SetDisplayName':
-        return [{ type: 'DisplayNameSet', data: { displayName: command.displayName } }];
-      case 'SaveShippingAddress': {
-        if (state.onboardingStep < 1) throw stepNotReached(1);
-        const { apt, state: region, ...rest } = command.address;
-        return [{ type: 'ShippingAddressSaved', data: { ...rest, apt: apt ?? null, state: region ?? null } }];
-      }
+        return setDisplayName(command, state);
+      case 'SaveShippingAddress':
+        return saveShippingAddress(command, state);
       case 'SaveSizes':
-        if (state.onboardingStep < 2) throw stepNotReached(2);
-        return [
-          { type: 'SizesSaved', data: { ...command.sizes, firstCompletion: state.onboardingStep < 3 } },
-        ];
+        return saveSizes(command, state);
       case 'StartWalletProvisioning':
-        // Pending or active: someone already started it, and a wallet is provisioned once.
-        if (state.walletStatus === 'pending' || state.walletStatus === 'active') return [];
-        return [{ type: 'WalletProvisioningStarted', data: { attempt: state.walletAttempts + 1 } }];
+        return startWalletProvisioning(state);
       case 'CompleteWalletProvisioning':
-        if (state.walletStatus !== 'pending' || command.attempt !== state.walletAttempts) return [];
-        return [
-          {
-            type: 'WalletProvisioned',
-            data: { suiAddress: command.suiAddress, evmAddress: command.evmAddress },
-          },
-        ];
+        return completeWalletProvisioning(command, state);
       case 'FailWalletProvisioning':
-        if (state.walletStatus !== 'pending' || command.attempt !== state.walletAttempts) return [];
-        return [{ type: 'WalletProvisioningFailed', data: { reason: command.reason.slice(0, 500) } }];
+        return failWalletProvisioning(command, state);
       case 'CloseAccount':
-        if (command.hasOpenOrder) throw orderOpen();
-        return [{ type: 'AccountClosed', data: { by: command.by } }];
+        return closeAccount(command, state);
+      default:
+        return unhandledCommand(command);
     }
   },
 

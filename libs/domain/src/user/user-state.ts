@@ -24,7 +24,7 @@ export interface UserState {
   shippingAddress: SavedShippingAddress | null;
 }
 
-export const initialUserState: UserState = {
+export const initialUserState = (): UserState => ({
   registered: false,
   closed: false,
   email: null,
@@ -34,4 +34,4 @@ export const initialUserState: UserState = {
   suiAddress: null,
   evmAddress: null,
   shippingAddress: null,
-};
+});
