@@ -181,7 +181,7 @@ export const SERVICES: readonly Service[] = [
     port: { variable: 'SEARCH_PORT', fallback: 3001, as: 'PORT' },
     metricsPort: { variable: 'SEARCH_METRICS_PORT', fallback: 9466, as: 'METRICS_PORT' },
     describe: (url) => `${url} (search and payment service)`,
-    defaults: ({ gatewayUrl, base }) => ({
+    defaults: ({ gatewayUrl }) => ({
       BACKEND_URL: gatewayUrl,
     }),
   },
