@@ -39,7 +39,11 @@ const countingProjection: AnyProjection = {
 
 beforeAll(async () => {
   pg = await startPrivatePostgres();
-  stack = await Stack.start('pgrestart', { vars: { DATABASE_URL: pg.url } });
+  // Reads wait for their consistency token at most briefly here, so that while Postgres is down
+  // they reach it and show the 503 under test instead of waiting out the outage.
+  stack = await Stack.start('pgrestart', {
+    vars: { DATABASE_URL: pg.url, CONSISTENT_READ_TIMEOUT_MS: '100' },
+  });
   counterDb = createDatabase(pg.url, { max: 2, applicationName: 'counter' });
   await sql
     .raw(`CREATE TABLE ${stack.env.schema}.event_counts (subject text PRIMARY KEY, n integer NOT NULL)`)
