@@ -3,3 +3,4 @@ export * from './reaction-runner';
 export * from './reaction-parking';
 export * from './postgres-reaction-parking';
 export * from './unprocessable-event';
+export * from './reconcile-loop';

@@ -3,12 +3,10 @@ import type { Kysely } from 'kysely';
 import type { GatewayConfig } from '@shop/config';
 import type { ReadModelDatabase } from '@shop/db';
 import type { Logger } from '@shop/observability';
+import { ReconcileLoop } from '@shop/reactions';
 import { CONFIG, LOGGER, READ_DB } from '../infrastructure/tokens';
 import { DepositCrediting } from './deposit-crediting';
 import { openDepositClaims } from './open-deposit-claims';
-
-/** Open claims driven per round; the rest wait for the next one. */
-const BATCH = 100;
 
 /**
  * Drives every claimed deposit to credited or failed: a claim still open one interval after it
@@ -17,42 +15,36 @@ const BATCH = 100;
  */
 @Injectable()
 export class DepositReconciler implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private timer: NodeJS.Timeout | null = null;
-  private round: Promise<void> | null = null;
+  private readonly loop: ReconcileLoop<string>;
 
   constructor(
-    @Inject(READ_DB) private readonly db: Kysely<ReadModelDatabase>,
-    @Inject(CONFIG) private readonly config: GatewayConfig,
-    @Inject(LOGGER) private readonly logger: Logger,
-    private readonly crediting: DepositCrediting,
-  ) {}
+    @Inject(READ_DB) db: Kysely<ReadModelDatabase>,
+    @Inject(CONFIG) config: GatewayConfig,
+    @Inject(LOGGER) logger: Logger,
+    crediting: DepositCrediting,
+  ) {
+    this.loop = new ReconcileLoop({
+      what: 'deposit claims',
+      intervalMs: config.RECONCILE_INTERVAL_MS,
+      logger,
+      stale: async (touchedBefore, limit) =>
+        (
+          await openDepositClaims(db)
+            .select('provider_order_id')
+            .where('updated_at', '<', touchedBefore)
+            .orderBy('updated_at')
+            .limit(limit)
+            .execute()
+        ).map((row) => row.provider_order_id),
+      drive: (txDigest) => crediting.settle(txDigest),
+    });
+  }
 
   onApplicationBootstrap(): void {
-    this.timer = setInterval(() => {
-      this.round ??= this.reconcile().finally(() => (this.round = null));
-    }, this.config.RECONCILE_INTERVAL_MS);
+    this.loop.start();
   }
 
-  async beforeApplicationShutdown(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    await this.round;
-  }
-
-  async reconcile(): Promise<void> {
-    try {
-      const stale = await openDepositClaims(this.db)
-        .select('provider_order_id')
-        .where('updated_at', '<', new Date(Date.now() - this.config.RECONCILE_INTERVAL_MS))
-        .orderBy('updated_at')
-        .limit(BATCH)
-        .execute();
-      for (const { provider_order_id: txDigest } of stale) {
-        await this.crediting.settle(txDigest).catch((error: unknown) => {
-          this.logger.warn({ err: error, txDigest }, 'deposit still not credited; retrying next round');
-        });
-      }
-    } catch (error) {
-      this.logger.warn({ err: error }, 'could not list open deposits');
-    }
+  beforeApplicationShutdown(): Promise<void> {
+    return this.loop.stop();
   }
 }

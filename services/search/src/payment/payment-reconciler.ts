@@ -5,14 +5,12 @@ import { paymentDecider } from '@shop/domain';
 import { DeciderRunner } from '@shop/eventstore';
 import type { OpenWork } from '@shop/metrics';
 import type { Logger } from '@shop/observability';
+import { ReconcileLoop } from '@shop/reactions';
 import { RedisLock } from '@shop/redis';
 import { CONFIG, DECIDER_RUNNER, LOGGER, SEARCH_DB } from '../infrastructure/tokens';
 import { PaymentDelivery } from './payment-delivery';
 import { SearchDatabase } from './read-model/search-database';
 import { LOCK_TTL_MS, VERIFICATION_LOCKS, verificationLock } from './verify-payment.command';
-
-/** Payments driven per round; the rest wait for the next one. */
-const BATCH = 100;
 
 /** Verified payments whose confirmation the backend has not acknowledged (nor refused) yet. */
 function pendingPayments(db: Kysely<SearchDatabase>) {
@@ -33,48 +31,39 @@ export async function pendingPaymentWork(db: Kysely<SearchDatabase>): Promise<Op
  */
 @Injectable()
 export class PaymentReconciler implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private timer: NodeJS.Timeout | null = null;
-  private round: Promise<void> | null = null;
+  private readonly loop: ReconcileLoop<string>;
 
   constructor(
-    @Inject(SEARCH_DB) private readonly db: Kysely<SearchDatabase>,
-    @Inject(CONFIG) private readonly config: SearchConfig,
-    @Inject(LOGGER) private readonly logger: Logger,
+    @Inject(SEARCH_DB) db: Kysely<SearchDatabase>,
+    @Inject(CONFIG) config: SearchConfig,
+    @Inject(LOGGER) logger: Logger,
     @Inject(DECIDER_RUNNER) private readonly runner: DeciderRunner,
     @Inject(VERIFICATION_LOCKS) private readonly locks: RedisLock,
     private readonly delivery: PaymentDelivery,
-  ) {}
+  ) {
+    this.loop = new ReconcileLoop({
+      what: 'pending payments',
+      intervalMs: config.RECONCILE_INTERVAL_MS,
+      logger,
+      stale: async (touchedBefore, limit) =>
+        (
+          await pendingPayments(db)
+            .select('tx_hash')
+            .where('updated_at', '<', touchedBefore)
+            .orderBy('updated_at')
+            .limit(limit)
+            .execute()
+        ).map((row) => row.tx_hash),
+      drive: (txHash) => this.deliver(txHash),
+    });
+  }
 
   onApplicationBootstrap(): void {
-    this.timer = setInterval(() => {
-      this.round ??= this.reconcile().finally(() => (this.round = null));
-    }, this.config.RECONCILE_INTERVAL_MS);
+    this.loop.start();
   }
 
-  async beforeApplicationShutdown(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    await this.round;
-  }
-
-  async reconcile(): Promise<void> {
-    try {
-      const stale = await pendingPayments(this.db)
-        .select('tx_hash')
-        .where('updated_at', '<', new Date(Date.now() - this.config.RECONCILE_INTERVAL_MS))
-        .orderBy('updated_at')
-        .limit(BATCH)
-        .execute();
-      for (const { tx_hash: txHash } of stale) {
-        await this.deliver(txHash).catch((error: unknown) => {
-          this.logger.warn(
-            { err: error, txHash },
-            'payment confirmation still undelivered; retrying next round',
-          );
-        });
-      }
-    } catch (error) {
-      this.logger.warn({ err: error }, 'could not list pending payments');
-    }
+  beforeApplicationShutdown(): Promise<void> {
+    return this.loop.stop();
   }
 
   private async deliver(txHash: string): Promise<void> {
