@@ -30,22 +30,7 @@ const product = (n: number, overrides: Record<string, unknown> = {}) => ({
 
 async function onboarded(): Promise<TestClient> {
   const client = new TestClient(stack.url);
-  await client.request('POST', '/api/dev/login', { email: `${randomUUID().slice(0, 8)}@example.com` });
-  await client.request('POST', '/api/onboarding/step-1', { displayName: 'Ada' });
-  await client.request('POST', '/api/onboarding/step-2', {
-    firstName: 'Ada',
-    lastName: 'Lovelace',
-    street: '1 Main Street',
-    country: 'US',
-    city: 'Austin',
-    state: 'TX',
-    zip: '78701',
-  });
-  await client.request('POST', '/api/onboarding/step-3', {
-    topsSize: 'M',
-    bottomsSize: '32',
-    footwearSize: '42',
-  });
+  await client.onboard(`${randomUUID().slice(0, 8)}@example.com`);
   return client;
 }
 
