@@ -88,7 +88,8 @@ const confirm = (
   address: string,
   body: Record<string, string>,
   headers: Record<string, string> = { 'x-webhook-secret': secret },
-) => new TestClient(stack.url).request('POST', `/api/deposit/${userId}/${address}/confirm`, body, headers);
+  gateway = stack.url,
+) => new TestClient(gateway).request('POST', `/api/deposit/${userId}/${address}/confirm`, body, headers);
 
 describe('deposit: search service verification -> gateway confirmation', () => {
   it('credits a verified payment once and lists it as a deposit order', async () => {
@@ -248,16 +249,17 @@ describe('deposit: search service verification -> gateway confirmation', () => {
   it('refuses to credit without the accepted coin configured (503), whatever coin is sent', async () => {
     const unconfigured = await stack.startGateway({ CHAIN_COIN_TYPE: '' });
     const user = await userWithWallets();
-    const res = await new TestClient(unconfigured).request(
-      'POST',
-      `/api/deposit/${user.userId}/${user.sui}/confirm`,
+    const res = await confirm(
+      user.userId,
+      user.sui,
       {
         amount: '1000000000',
         transactionHash: 'Dig3st' + randomUUID().replace(/-/g, ''),
         network: 'testnet',
         currency: '0x2::sui::SUI',
       },
-      { 'x-webhook-secret': secret },
+      undefined,
+      unconfigured,
     );
     expect([res.status, res.json.code]).toEqual([503, 'SERVICE_UNAVAILABLE']);
     expect(Number(await usdcBalance(user.evm))).toBe(0);
@@ -266,16 +268,17 @@ describe('deposit: search service verification -> gateway confirmation', () => {
   it("converts with the decimals the chain reports for the accepted coin, not USDC's", async () => {
     const suiGateway = await stack.startGateway({ CHAIN_COIN_TYPE: '0x2::sui::SUI' });
     const user = await userWithWallets();
-    const res = await new TestClient(suiGateway).request(
-      'POST',
-      `/api/deposit/${user.userId}/${user.sui}/confirm`,
+    const res = await confirm(
+      user.userId,
+      user.sui,
       {
         amount: '1000000000',
         transactionHash: 'Dig3st' + randomUUID().replace(/-/g, ''),
         network: 'testnet',
         currency: '0x2::sui::SUI',
       },
-      { 'x-webhook-secret': secret },
+      undefined,
+      suiGateway,
     );
     expect([res.status, res.json.usdmxAmount]).toEqual([200, '1']);
     expect(Number(await usdcBalance(user.evm))).toBeCloseTo(1, 6);
