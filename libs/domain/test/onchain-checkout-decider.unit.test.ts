@@ -4,6 +4,7 @@ import { OrderEvent } from '@shop/contracts';
 import { itemNeededOnChain, objectKeptForOrder } from '../src/order/item-needed-on-chain';
 import { orderDecider } from '../src/order/order-decider';
 import { deciderSpec } from './decider-spec';
+import { orderedItem } from './ordered-item';
 
 const { given } = deciderSpec(orderDecider);
 
@@ -15,16 +16,7 @@ const created: OrderEvent = {
     providerOrderId: 'po-1',
     phase: 'payment',
     type: 'checkout',
-    item: {
-      productId: 'P1',
-      productName: 'Product 1',
-      price: 1999,
-      image: 'https://img.example.com/1.jpg',
-      size: 'Default',
-      color: 'Default',
-      productUrl: 'https://shop.example.com/p/1',
-      retailer: 'Example',
-    },
+    item: orderedItem,
     payment: null,
     quote: null,
     walletAddress: '0xabc',

@@ -9,6 +9,7 @@ import {
 } from '../src/order/order-decider';
 import { providerWebhookDecider } from '../src/provider-webhook/provider-webhook-decider';
 import { deciderSpec } from './decider-spec';
+import { orderedItem } from './ordered-item';
 
 /** The spec's order status table (backend-api.md, "Order status"), one test per rule. */
 const { given } = deciderSpec(orderDecider);
@@ -19,16 +20,7 @@ const create: CreateOrder = {
   cartItemId: randomUUID(),
   providerOrderId: 'po-1',
   phase: 'awaiting-approval',
-  item: {
-    productId: 'P1',
-    productName: 'Product 1',
-    price: 1999,
-    image: 'https://img.example.com/1.jpg',
-    size: 'Default',
-    color: 'Default',
-    productUrl: 'https://shop.example.com/p/1',
-    retailer: 'Example',
-  },
+  item: orderedItem,
   payment: null,
   quote: null,
   walletAddress: '0xabc',
