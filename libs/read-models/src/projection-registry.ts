@@ -1,4 +1,3 @@
-import { AggregateName } from '@shop/contracts';
 import { Projection } from '@shop/projections';
 import { UserChangeListener } from './cache-invalidator';
 import { cartItemsProjection } from './cart/cart-items-projection';
@@ -21,9 +20,4 @@ export function readModelProjections(dependencies: ProjectionDependencies = {}):
     chatSessionsProjection,
     ordersProjection(dependencies.orders),
   ];
-}
-
-/** The projections a command on `aggregate` must wait for before its writer can read it back. */
-export function projectionsReading(projections: readonly Projection[], aggregate: AggregateName): string[] {
-  return projections.filter((p) => p.aggregates.includes(aggregate)).map((p) => p.name);
 }
