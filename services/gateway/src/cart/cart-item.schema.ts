@@ -1,8 +1,8 @@
 import { Selectable } from 'kysely';
 import { z } from 'zod';
-import { CartItemsTable } from '@shop/db';
 import { MAX_PRICE_CENTS } from '@shop/domain';
 import { apiSchema } from '@shop/http';
+import { CartItemsTable } from '@shop/read-models';
 
 export const cartItemSchema = apiSchema(
   'CartItem',

@@ -1,8 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
 import type { Kysely } from 'kysely';
-import type { ReadModelDatabase } from '@shop/db';
-import { cartCache } from '@shop/read-models';
+import { cartCache, ReadModelDatabase } from '@shop/read-models';
 import type { Redis } from '@shop/redis';
 import { READ_DB, REDIS } from '../infrastructure/tokens';
 import { CartItemResponse, toCartItem } from './cart-item.schema';

@@ -1,8 +1,7 @@
 import type { CommandBus } from '@nestjs/cqrs';
 import type { Kysely } from 'kysely';
-import type { ReadModelDatabase } from '@shop/db';
 import { Memory, rankMemories, RecallOptions, RememberOptions } from '@shop/memory';
-import { preferencesNamespace } from '@shop/read-models';
+import { preferencesNamespace, ReadModelDatabase } from '@shop/read-models';
 import type { AgentMemory } from './agent-memory';
 import { RememberPreferenceCommand } from './remember-preference.command';
 

@@ -1,8 +1,8 @@
 import { Selectable } from 'kysely';
 import { z } from 'zod';
 import { orderStatuses } from '@shop/contracts';
-import { OrdersTable } from '@shop/db';
 import { apiSchema } from '@shop/http';
+import { OrdersTable } from '@shop/read-models';
 
 export const orderSchema = apiSchema(
   'OrderSummary',

@@ -1,7 +1,7 @@
 import { Selectable } from 'kysely';
 import { z } from 'zod';
-import { ChatMessagesTable, ChatSessionsTable } from '@shop/db';
 import { apiSchema } from '@shop/http';
+import { ChatMessagesTable, ChatSessionsTable } from '@shop/read-models';
 
 export const chatSessionSchema = apiSchema(
   'ChatSession',

@@ -1,8 +1,8 @@
 import { Inject } from '@nestjs/common';
 import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
 import type { Kysely } from 'kysely';
-import type { ReadModelDatabase } from '@shop/db';
 import { sessionNotFound, sessionOwnership } from '@shop/domain';
+import type { ReadModelDatabase } from '@shop/read-models';
 import { READ_DB } from '../infrastructure/tokens';
 import {
   ChatMessageResponse,

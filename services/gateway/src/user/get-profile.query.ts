@@ -2,9 +2,9 @@ import { Inject } from '@nestjs/common';
 import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
-import type { ReadModelDatabase } from '@shop/db';
 import { DomainError } from '@shop/domain';
 import { apiSchema } from '@shop/http';
+import type { ReadModelDatabase } from '@shop/read-models';
 import { READ_DB } from '../infrastructure/tokens';
 
 export const userProfileSchema = apiSchema(

@@ -1,8 +1,9 @@
 import { Selectable } from 'kysely';
 import { CartEvent, RecordedEvent } from '@shop/contracts';
-import { CartItemsTable } from '@shop/db';
-import { applyRowFold, Projection, RowFoldSpec } from '@shop/projections';
+import { applyRowFold, RowFoldSpec } from '@shop/projections';
 import { UserChangeListener } from '../cache-invalidator';
+import { ReadModelProjection } from '../read-model-database';
+import { CartItemsTable } from './cart-items-table';
 
 type CartItemRow = Selectable<CartItemsTable>;
 
@@ -48,7 +49,7 @@ const spec: RowFoldSpec<CartItemRow> = {
   fold: foldItem,
 };
 
-export function cartItemsProjection(listener?: UserChangeListener): Projection {
+export function cartItemsProjection(listener?: UserChangeListener): ReadModelProjection {
   return {
     name: 'cart_items',
     aggregates: ['cart'],
