@@ -1,8 +1,6 @@
-import { Selectable } from 'kysely';
 import { z } from 'zod';
 import { orderStatuses } from '@shop/contracts';
 import { apiSchema } from '@shop/http';
-import { OrdersTable } from '@shop/read-models';
 
 export const orderSchema = apiSchema(
   'OrderSummary',
@@ -41,17 +39,3 @@ export const orderListSchema = apiSchema(
     limit: z.number().int(),
   }),
 );
-
-export function toOrder(row: Selectable<OrdersTable>): OrderResponse {
-  return {
-    orderId: row.order_id,
-    providerOrderId: row.provider_order_id,
-    type: row.type,
-    phase: row.phase,
-    status: row.status,
-    item: row.item,
-    payment: row.payment,
-    quote: row.quote,
-    createdAt: new Date(row.created_at).toISOString(),
-  };
-}
