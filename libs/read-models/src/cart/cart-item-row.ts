@@ -9,7 +9,7 @@ import { CartItemsTable } from './cart-items-table';
  */
 
 export type CartItemRow = Selectable<CartItemsTable>;
-export type ItemAdded = RecordedEvent<Extract<CartEvent, { type: 'ItemAdded' }>>;
+export type RecordedItemAdded = RecordedEvent<Extract<CartEvent, { type: 'ItemAdded' }>>;
 
 /** A cart item as the gateway answers it (the `CartItem` schema): the product's snapshot, its owner, when it was added. */
 export interface CartItemView {
@@ -27,7 +27,7 @@ export interface CartItemView {
 }
 
 /** The cart's aggregate id is its user's id. */
-export function rowOfItemAdded(event: ItemAdded, onChainObjectId: string | null): CartItemRow {
+export function rowOfItemAdded(event: RecordedItemAdded, onChainObjectId: string | null): CartItemRow {
   const d = event.data;
   return {
     item_id: d.itemId,
@@ -63,7 +63,7 @@ export function viewOfRow(row: CartItemRow): CartItemView {
   };
 }
 
-export function viewOfItemAdded(event: ItemAdded): CartItemView {
+export function viewOfItemAdded(event: RecordedItemAdded): CartItemView {
   const d = event.data;
   return {
     id: d.itemId,
