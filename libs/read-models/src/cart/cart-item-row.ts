@@ -1,5 +1,5 @@
 import { Selectable } from 'kysely';
-import { CartEvent, RecordedEvent } from '@shop/contracts';
+import { CartEvent, CartItemSnapshot, RecordedEvent } from '@shop/contracts';
 import { CartItemsTable } from './cart-items-table';
 
 /*
@@ -11,18 +11,10 @@ import { CartItemsTable } from './cart-items-table';
 export type CartItemRow = Selectable<CartItemsTable>;
 export type RecordedItemAdded = RecordedEvent<Extract<CartEvent, { type: 'ItemAdded' }>>;
 
-/** A cart item as the gateway answers it (the `CartItem` schema): the product's snapshot, its owner, when it was added. */
-export interface CartItemView {
+/** A cart item as the gateway answers it (the `CartItem` schema): the snapshot, its owner, when added. */
+export interface CartItemView extends CartItemSnapshot {
   id: string;
   userId: string;
-  productId: string;
-  productName: string;
-  price: number;
-  image: string;
-  size: string;
-  color: string;
-  productUrl: string;
-  retailer: string;
   createdAt: string;
 }
 
