@@ -4,7 +4,7 @@ import { NatsConnection } from 'nats';
 import { dataKeyIdFor, EventCatalogue, eventCatalogue } from '@shop/contracts';
 import { EventStore } from '@shop/eventstore';
 import { rebuildProjections } from '@shop/projections';
-import { readModelProjections } from '@shop/read-models';
+import { readModelMigrations, readModelProjections } from '@shop/read-models';
 import { openDataKeyVault } from '@shop/wallets';
 import { appendChains, subjectsOf, userHistories } from './event-history';
 
@@ -116,6 +116,7 @@ export async function measureEncryptionCost(options: {
             db,
             schema: id,
             projections: readModelProjections(),
+            migrations: readModelMigrations,
           });
           const rebuildSeconds = (performance.now() - started) / 1000;
           if (rebuilt.events !== events)

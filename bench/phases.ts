@@ -2,7 +2,7 @@ import { Kysely, sql } from 'kysely';
 import { EventStore } from '@shop/eventstore';
 import { sampleValue } from '@shop/metrics';
 import { rebuildProjections } from '@shop/projections';
-import { readModelProjections } from '@shop/read-models';
+import { readModelMigrations, readModelProjections } from '@shop/read-models';
 // Services have no path alias (only libs do), so the analytics projections are imported by path.
 import { analyticsMigrations, analyticsProjections } from '../services/analytics/src';
 import { ApiClient } from './api-client';
@@ -203,6 +203,7 @@ export async function growth(ctx: PhaseContext, baseEvents: number, perSecond: n
       db: ctx.db,
       schema,
       projections: readModelProjections(),
+      migrations: readModelMigrations,
     });
     const seconds = (performance.now() - started) / 1000;
     points.push({
@@ -294,6 +295,7 @@ export async function rebuild(ctx: PhaseContext, minEvents: number) {
     db: ctx.db,
     schema: `${ctx.stack.names.schema}_rb`,
     projections: readModelProjections(),
+    migrations: readModelMigrations,
     minEvents,
     runId: ctx.stack.names.runId,
     log: ctx.log,

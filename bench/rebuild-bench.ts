@@ -1,4 +1,4 @@
-import { Kysely, sql } from 'kysely';
+import { Kysely, Migration, sql } from 'kysely';
 import { unlinkSync } from 'node:fs';
 import { EventStore } from '@shop/eventstore';
 import { AnyProjection, rebuildProjections } from '@shop/projections';
@@ -30,11 +30,12 @@ export async function measureRebuild(options: {
   db: Kysely<unknown>;
   schema: string;
   projections: readonly AnyProjection[];
+  migrations: Record<string, Migration>;
   minEvents: number;
   runId: string;
   log: (line: string) => void;
 }): Promise<RebuildMeasure> {
-  const { store, db, schema, projections, log } = options;
+  const { store, db, schema, projections, migrations, log } = options;
   await store.ensureStream();
   const users = Math.ceil(options.minEvents / eventsPerUser);
   log(`appending ${users * eventsPerUser} events (${users} user histories), pipelined`);
@@ -45,7 +46,7 @@ export async function measureRebuild(options: {
   log(`rebuilding ${projections.map((p) => p.name).join(', ')} from ${events} events`);
   started = performance.now();
   const cpuBefore = process.cpuUsage();
-  const result = await rebuildProjections({ store, db, schema, projections });
+  const result = await rebuildProjections({ store, db, schema, projections, migrations });
   const rebuildSeconds = (performance.now() - started) / 1000;
   const cpu = process.cpuUsage(cpuBefore);
   if (result.events !== events)

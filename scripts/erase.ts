@@ -3,9 +3,10 @@ import { Kysely } from 'kysely';
 import { z } from 'zod';
 import { dataEncryptionKey, loadConfigOrExit, sharedEnv } from '@shop/config';
 import { eventCatalogue } from '@shop/contracts';
-import { createDatabase, readModel } from '@shop/db';
+import { createDatabase } from '@shop/db';
 import { DomainError, userDecider } from '@shop/domain';
 import { connectNats, DeciderRunner, EventStore } from '@shop/eventstore';
+import { readModel } from '@shop/read-models';
 import { eraseAccount, openDataKeyVault } from '@shop/wallets';
 
 const usage = `Usage: npm run erase -- user <user-id>

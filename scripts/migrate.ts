@@ -1,6 +1,7 @@
 import { Kysely } from 'kysely';
 import { loadConfigOrExit, sharedEnv } from '@shop/config';
-import { createDatabase, ensureDatabase, migrateReadModel } from '@shop/db';
+import { createDatabase, ensureDatabase } from '@shop/db';
+import { migrateReadModel } from '@shop/read-models';
 
 /** `npm run migrate`: the database, and the read-model schema at the latest migration. */
 async function main(): Promise<void> {

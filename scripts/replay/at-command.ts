@@ -1,4 +1,5 @@
 import { catchUpProjections, recreateSchema, sequenceAtTime, tableChecksums } from '@shop/projections';
+import { readModelMigrations } from '@shop/read-models';
 import { ReplayCommand, UsageError } from './cli-options';
 import { ReplayContext, selectProjections } from './replay-context';
 import { derivedSchema } from './schema-names';
@@ -22,7 +23,7 @@ export async function atCommand(ctx: ReplayContext, command: AtCommand): Promise
     `Rebuilding ${projections.map((p) => p.name).join(', ')} up to ${sequence} into ${schema}.`,
   );
   // A schema of the same name holds the same sequence's state; it is rebuilt, not trusted.
-  await recreateSchema(db, schema);
+  await recreateSchema(db, schema, readModelMigrations);
   ctx.progress.phase('rebuild');
   await catchUpProjections({
     store,

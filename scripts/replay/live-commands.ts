@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
-import { LiveRebuildResult, LiveSwapOptions, Projection, rebuildAgainstLive } from '@shop/projections';
+import { LiveRebuildResult, LiveSwapOptions, rebuildAgainstLive } from '@shop/projections';
+import { ReadModelProjection, readModelMigrations } from '@shop/read-models';
 import { ReplayCommand } from './cli-options';
 import { ReplayContext, selectProjections } from './replay-context';
 import { derivedSchema, timeStamp } from './schema-names';
@@ -54,7 +55,7 @@ export async function verifyCommand(ctx: ReplayContext, command: VerifyCommand):
 
 async function againstLive(
   ctx: ReplayContext,
-  projections: readonly Projection[],
+  projections: readonly ReadModelProjection[],
   scratch: string,
   batchSize: number,
   swap?: LiveSwapOptions,
@@ -66,6 +67,7 @@ async function againstLive(
     liveSchema: ctx.liveSchema,
     scratchSchema: scratch,
     projections,
+    migrations: readModelMigrations,
     batchSize,
     swap,
     onPhase: (phase) => ctx.progress.phase(phase),
@@ -82,7 +84,7 @@ async function againstLive(
   return result;
 }
 
-function names(projections: readonly Projection[]): string {
+function names(projections: readonly ReadModelProjection[]): string {
   return projections.map((p) => p.name).join(', ');
 }
 

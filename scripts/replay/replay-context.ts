@@ -1,9 +1,9 @@
 import { Kysely } from 'kysely';
 import { eventCatalogue } from '@shop/contracts';
 import { dataEncryptionKey, SharedConfig } from '@shop/config';
-import { createDatabase, ReadModelDatabase } from '@shop/db';
+import { createDatabase } from '@shop/db';
 import { connectNats, EventStore } from '@shop/eventstore';
-import { Projection } from '@shop/projections';
+import { ReadModelDatabase, ReadModelProjection } from '@shop/read-models';
 import { openDataKeyVault } from '@shop/wallets';
 import { ProgressReporter } from './progress';
 
@@ -12,7 +12,7 @@ export interface ReplayContext {
   db: Kysely<ReadModelDatabase>;
   liveSchema: string;
   /** Every projection of the read model. */
-  projections: readonly Projection[];
+  projections: readonly ReadModelProjection[];
   /** Results, on stdout. */
   print(text: string): void;
   /** Progress and notes, on stderr. */
@@ -21,13 +21,16 @@ export interface ReplayContext {
 }
 
 /** The picked projections in the registry's order; all of them when none is picked. */
-export function selectProjections(all: readonly Projection[], names: readonly string[]): Projection[] {
+export function selectProjections(
+  all: readonly ReadModelProjection[],
+  names: readonly string[],
+): ReadModelProjection[] {
   return names.length === 0 ? [...all] : all.filter((p) => names.includes(p.name));
 }
 
 export async function openReplayContext(
   config: SharedConfig,
-  projections: readonly Projection[],
+  projections: readonly ReadModelProjection[],
 ): Promise<ReplayContext & { close(): Promise<void> }> {
   const nc = await connectNats(config.NATS_URL, 'replay');
   // One connection holds the live pause while the others write the rebuild and compare.

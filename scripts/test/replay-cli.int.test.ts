@@ -5,7 +5,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase, DatabaseHandle } from '@shop/db';
 import { compareTables, rebuildProjections } from '@shop/projections';
-import { readModelProjections } from '@shop/read-models';
+import { readModelMigrations, readModelProjections } from '@shop/read-models';
 import { openTestEventStore, testEnvironment, TestEventStore } from '@shop/testing';
 import { writeUserHistory } from '../../libs/projections/test/fixtures';
 
@@ -66,6 +66,7 @@ beforeAll(async () => {
     db: database.db,
     schema: env.schema,
     projections: readModelProjections(),
+    migrations: readModelMigrations,
   });
 });
 afterAll(async () => {
@@ -162,6 +163,7 @@ describe('npm run replay', () => {
       db: database.db,
       schema: stopped,
       projections: readModelProjections(),
+      migrations: readModelMigrations,
       untilSequence: firstBurstEnd,
     });
     const sameAsStopped = await compareTables(database.db, stopped, schema, tables);

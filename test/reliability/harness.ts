@@ -14,7 +14,7 @@ import { createDatabase, DatabaseHandle } from '@shop/db';
 import { connectNats, EventStore } from '@shop/eventstore';
 import { createLogger, Logger } from '@shop/observability';
 import { rebuildProjections, TableChecksum, tableChecksums } from '@shop/projections';
-import { readModelProjections } from '@shop/read-models';
+import { readModelMigrations, readModelProjections } from '@shop/read-models';
 import { createRedis, redisReady } from '@shop/redis';
 import { ProviderSandbox, startProviderSandbox } from '@shop/sandbox-provider';
 import { DataKeyVault, openDataKeyVault } from '@shop/wallets';
@@ -451,6 +451,7 @@ export async function compareWithRebuild(
     db: database.db,
     schema: rebuilt,
     projections: readModelProjections(),
+    migrations: readModelMigrations,
     untilSequence,
   });
   const tables = readModelTables();

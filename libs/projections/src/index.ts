@@ -2,7 +2,7 @@ export * from './projection';
 export * from './row-fold';
 export * from './transient-error';
 export * from './batch-applier';
-export * from './batch-item';
+export * from './decode-batch-items';
 export * from './checkpoint-subject';
 export * from './projection-runner';
 export * from './position-tracker';

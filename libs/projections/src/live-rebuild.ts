@@ -26,8 +26,8 @@ export interface LiveRebuildOptions {
   /** Created here; it must not exist yet. */
   scratchSchema: string;
   projections: readonly AnyProjection[];
-  /** The schema's migrations; the gateway's read model when absent. */
-  migrations?: Record<string, Migration>;
+  /** The schema's migrations. */
+  migrations: Record<string, Migration>;
   batchSize?: number;
   maxAttempts?: number;
   /** Without it the rebuild is compared with the live read model, never swapped, and dropped. */

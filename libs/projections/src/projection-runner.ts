@@ -4,7 +4,7 @@ import pg from 'pg';
 import { RecordedEvent } from '@shop/contracts';
 import { EventStore } from '@shop/eventstore';
 import { BatchApplier, BatchItem, BatchOutcome, CheckpointMovedError } from './batch-applier';
-import { decodeBatchItems } from './batch-item';
+import { decodeBatchItems } from './decode-batch-items';
 import { checkpointSubject, consumerNameFor } from './checkpoint-subject';
 import { AnyKysely, AnyProjection } from './projection';
 import { isTransientError } from './transient-error';

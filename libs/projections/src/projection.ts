@@ -1,12 +1,12 @@
 import { Kysely } from 'kysely';
 import { AggregateName, RecordedEvent } from '@shop/contracts';
-import { BookkeepingDatabase, ReadModelDatabase } from '@shop/db';
+import { BookkeepingDatabase } from '@shop/db';
 
 /**
  * A read model built from the stream. `apply` runs inside the batch's transaction. `DB` is
- * the schema it writes into (the gateway's read model unless a service keeps its own).
+ * the schema it writes into.
  */
-export interface Projection<DB extends BookkeepingDatabase = ReadModelDatabase> {
+export interface Projection<DB extends BookkeepingDatabase> {
   readonly name: string;
   /**
    * Aggregates it reads, all of them: a command waits only for the projections that read its

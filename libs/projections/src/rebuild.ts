@@ -1,5 +1,5 @@
 import { Kysely, Migration, sql } from 'kysely';
-import { migrateSchema, readModelMigrations } from '@shop/db';
+import { migrateSchema } from '@shop/db';
 import { EventStore } from '@shop/eventstore';
 import { AnyKysely, AnyProjection } from './projection';
 import { catchUpProjections } from './stream-catch-up';
@@ -9,8 +9,8 @@ export interface RebuildOptions {
   db: AnyKysely;
   schema: string;
   projections: readonly AnyProjection[];
-  /** The schema's migrations; the gateway's read model when absent. */
-  migrations?: Record<string, Migration>;
+  /** The schema's migrations. */
+  migrations: Record<string, Migration>;
   /** Last stream sequence to apply; the stream's end when absent. */
   untilSequence?: number;
   batchSize?: number;
@@ -28,7 +28,7 @@ export interface RebuildResult {
 export async function recreateSchema(
   db: AnyKysely,
   schema: string,
-  migrations: Record<string, Migration> = readModelMigrations,
+  migrations: Record<string, Migration>,
 ): Promise<void> {
   await sql`DROP SCHEMA IF EXISTS ${sql.id(schema)} CASCADE`.execute(db);
   await migrateSchema(db as Kysely<unknown>, schema, migrations);

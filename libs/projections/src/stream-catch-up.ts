@@ -1,6 +1,6 @@
 import { EventStore, RawCommit } from '@shop/eventstore';
 import { BatchApplier, BatchItem } from './batch-applier';
-import { decodeBatchItems } from './batch-item';
+import { decodeBatchItems } from './decode-batch-items';
 import { AnyKysely, AnyProjection } from './projection';
 
 export interface CatchUpProgress {

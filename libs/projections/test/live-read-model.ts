@@ -1,9 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Kysely, Migration, sql } from 'kysely';
 import { aggregates } from '@shop/contracts';
-import { createDatabase, readModelMigrations } from '@shop/db';
+import { createDatabase } from '@shop/db';
 import { EventStore } from '@shop/eventstore';
-import { readModelProjections } from '@shop/read-models';
+import { readModelMigrations, readModelProjections } from '@shop/read-models';
 import { TestEnvironment } from '@shop/testing';
 import { AnyKysely, AnyProjection } from '../src/projection';
 import { ProjectionRunner } from '../src/projection-runner';

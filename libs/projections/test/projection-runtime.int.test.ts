@@ -2,10 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Kysely, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDatabase, DatabaseHandle, migrateReadModel } from '@shop/db';
-import { usersProjection } from '@shop/read-models';
+import { createDatabase, DatabaseHandle } from '@shop/db';
+import {
+  migrateReadModel,
+  ReadModelProjection,
+  readModelMigrations,
+  usersProjection,
+} from '@shop/read-models';
 import { openTestEventStore, startServiceProcess, testEnvironment, TestEventStore } from '@shop/testing';
-import { Projection } from '../src/projection';
 import { ProjectionRunner } from '../src/projection-runner';
 import { rebuildProjections } from '../src/rebuild';
 import { tableChecksums } from '../src/table-checksums';
@@ -74,6 +78,7 @@ describe('projection runtime', () => {
       db: database.db,
       schema: rebuilt,
       projections: [usersProjection],
+      migrations: readModelMigrations,
     });
     const live = await tableChecksums(database.db, schema, ['users']);
     expect(live.users!.rows).toBeGreaterThanOrEqual(300);
@@ -87,7 +92,7 @@ describe('projection runtime', () => {
     await database.pool.query(
       `CREATE TABLE ${schema}.event_counts (subject text PRIMARY KEY, n int NOT NULL)`,
     );
-    const counting: Projection = {
+    const counting: ReadModelProjection = {
       name: 'counting',
       aggregates: ['user'],
       tables: [],
@@ -135,7 +140,7 @@ describe('projection runtime', () => {
     const schema = `${env.schema}_poison`;
     const poisonId = randomUUID();
     let poisonActive = true;
-    const flaky: Projection = {
+    const flaky: ReadModelProjection = {
       ...usersProjection,
       async apply(db, events) {
         if (poisonActive && events.some((e) => e.aggregateId === poisonId && e.type === 'DisplayNameSet')) {
@@ -204,7 +209,13 @@ describe('projection runtime', () => {
   it('gives identical rows when the read-model schema is dropped and replayed', async () => {
     const schema = `${env.schema}_replay`;
     const last = await t.store.lastStreamSequence();
-    await rebuildProjections({ store: t.store, db: database.db, schema, projections: [usersProjection] });
+    await rebuildProjections({
+      store: t.store,
+      db: database.db,
+      schema,
+      projections: [usersProjection],
+      migrations: readModelMigrations,
+    });
     const before = await tableChecksums(database.db, schema, ['users']);
     await database.pool.query(`DROP SCHEMA ${schema} CASCADE`);
     await rebuildProjections({
@@ -212,6 +223,7 @@ describe('projection runtime', () => {
       db: database.db,
       schema,
       projections: [usersProjection],
+      migrations: readModelMigrations,
       batchSize: 13,
     });
     expect(await tableChecksums(database.db, schema, ['users'])).toEqual(before);
@@ -222,7 +234,7 @@ describe('projection runtime', () => {
     const schema = `${env.schema}_skip`;
     await migrateReadModel(database.db as Kysely<unknown>, schema);
     let applies = 0;
-    const sessionsOnly: Projection = {
+    const sessionsOnly: ReadModelProjection = {
       name: 'sessions_only',
       aggregates: ['session'],
       tables: [],

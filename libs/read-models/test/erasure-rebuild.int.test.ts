@@ -14,7 +14,8 @@ import {
   TestEventStore,
 } from '@shop/testing';
 import { openDataKeyVault } from '@shop/wallets';
-import { readModelProjections } from '../src/projection-registry';
+import { readModelMigrations } from '../src/read-model-migrations';
+import { readModelProjections } from '../src/read-model-projections';
 
 const env = testEnvironment('erasureprop');
 const runs = Number(process.env.ERASURE_PROPERTY_RUNS ?? 10);
@@ -105,7 +106,7 @@ describe('erasure across projection and rebuild', () => {
           const projector = await open('projector');
           const live = `${env.schema}_live${run}`;
           const rebuilt = `${env.schema}_rb${run}`;
-          await recreateSchema(database.db, live);
+          await recreateSchema(database.db, live, readModelMigrations);
           const projections = readModelProjections();
           try {
             const userIds = Array.from({ length: users }, () => randomUUID());
@@ -247,6 +248,7 @@ describe('erasure across projection and rebuild', () => {
               db: database.db,
               schema: rebuilt,
               projections,
+              migrations: readModelMigrations,
               batchSize: rebuildBatch,
             });
             const tables = projections.flatMap((p) => p.tables);

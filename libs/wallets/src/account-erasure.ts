@@ -1,7 +1,7 @@
 import { Kysely } from 'kysely';
 import { dataKeyIdFor } from '@shop/contracts';
-import { ReadModelDatabase } from '@shop/db';
 import { CloseAccount } from '@shop/domain';
+import { ReadModelDatabase } from '@shop/read-models';
 import { DataKeyVault } from './data-key-vault';
 
 const openOrderStatuses = ['awaiting_approval', 'payment_confirmed', 'in_progress'] as const;

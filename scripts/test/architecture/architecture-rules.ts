@@ -33,14 +33,14 @@ export const DOMAIN_ALLOWED_IMPORTS: readonly string[] = [
  * A read route answers a read from the read models, never from the stream:
  * - a query handler of a service: `services/<service>/src/**` files named `*.query.ts` (one
  *   @nestjs/cqrs query handler) or `*-queries.ts` (several);
- * - a read model's query module in libs/read-models: `*-cache.ts`, the cached reads those
- *   handlers go through.
+ * - a read model's reads in libs/read-models: `*-queries.ts`, the queries those handlers call,
+ *   and `*-cache.ts`, the caches they read through.
  * The modules of its own package a read route imports by relative path count as the route too.
  */
 export function isReadRoute(path: string): boolean {
   return (
     /^services\/[^/]+\/src\/.+(\.query|-queries)\.ts$/.test(path) ||
-    /^libs\/read-models\/src\/.+-cache\.ts$/.test(path)
+    /^libs\/read-models\/src\/.+(-cache|-queries)\.ts$/.test(path)
   );
 }
 

@@ -21,7 +21,7 @@ import { OnboardingModule } from './onboarding/onboarding.module';
 import { OnChainModule } from './onchain/onchain.module';
 import { OrdersModule } from './orders/orders.module';
 import { SessionsModule } from './sessions/sessions.module';
-import { TestPageModule } from './test-page/test-page.module';
+import { TestPageModule } from './test-page-route/test-page.module';
 import { UserModule } from './user/user.module';
 import { ReactionsModule } from './reactions.module';
 import { ConsistencyModule } from './consistency/consistency.module';

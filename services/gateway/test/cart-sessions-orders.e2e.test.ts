@@ -4,7 +4,7 @@ import { systemActor } from '@shop/contracts';
 import type { DatabaseHandle } from '@shop/db';
 import type { EventStore } from '@shop/eventstore';
 import { rebuildProjections, tableChecksums } from '@shop/projections';
-import { readModelProjections } from '@shop/read-models';
+import { readModelMigrations, readModelProjections } from '@shop/read-models';
 import { startTestStack, TestClient, TestStack } from './stack';
 
 let stack: TestStack;
@@ -449,7 +449,14 @@ describe('rebuild', () => {
     const projections = readModelProjections();
     const tables = projections.flatMap((p) => p.tables);
     const rebuilt = `${stack.env.schema}_rebuilt`;
-    await rebuildProjections({ store, db: database.db, schema: rebuilt, projections, untilSequence: last });
+    await rebuildProjections({
+      store,
+      db: database.db,
+      schema: rebuilt,
+      projections,
+      migrations: readModelMigrations,
+      untilSequence: last,
+    });
     const live = await tableChecksums(database.db, stack.env.schema, tables);
     expect(live.cart_items!.rows).toBeGreaterThan(10);
     expect(live.chat_sessions!.rows).toBeGreaterThan(0);

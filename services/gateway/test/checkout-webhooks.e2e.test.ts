@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '@shop/db';
 import type { EventStore } from '@shop/eventstore';
 import { rebuildProjections, tableChecksums } from '@shop/projections';
-import { ordersProjection } from '@shop/read-models';
+import { ordersProjection, readModelMigrations } from '@shop/read-models';
 import { eventually, startTestStack, TestClient, TestStack } from './stack';
 
 const webhookSecret = `whsec_${randomBytes(24).toString('base64')}`;
@@ -450,6 +450,7 @@ describe('provider webhooks', () => {
       db: database.db,
       schema: rebuilt,
       projections: [ordersProjection()],
+      migrations: readModelMigrations,
       untilSequence: last,
     });
     const live = await tableChecksums(database.db, stack.env.schema, ['orders']);

@@ -5,7 +5,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERASED } from '@shop/contracts';
 import { rebuildProjections, tableChecksums } from '@shop/projections';
-import { readModelProjections } from '@shop/read-models';
+import { readModelMigrations, readModelProjections } from '@shop/read-models';
 import { chat, userMessage } from './chat-harness';
 import { eventually, startTestStack, TestClient, TestStack } from './stack';
 
@@ -218,6 +218,7 @@ async function expectRebuildEqualsLive(): Promise<void> {
     db: stack.database.db,
     schema: rebuilt,
     projections,
+    migrations: readModelMigrations,
     untilSequence: last,
   });
   const live = await tableChecksums(stack.database.db, stack.env.schema, tables);

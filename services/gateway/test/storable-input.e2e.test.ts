@@ -1,7 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rebuildProjections, tableChecksums } from '@shop/projections';
-import { cartItemsProjection, chatSessionsProjection, usersProjection } from '@shop/read-models';
+import {
+  cartItemsProjection,
+  chatSessionsProjection,
+  readModelMigrations,
+  usersProjection,
+} from '@shop/read-models';
 import { eventually, startTestStack, TestClient, TestStack } from './stack';
 
 /**
@@ -122,6 +127,7 @@ describe('values the API accepts are storable', () => {
       db: stack.database.db,
       schema: rebuilt,
       projections,
+      migrations: readModelMigrations,
       untilSequence: last,
     });
     const live = await tableChecksums(stack.database.db, stack.env.schema, tables);

@@ -2,7 +2,7 @@ import { Kysely } from 'kysely';
 import { NatsConnection } from 'nats';
 import { eventCatalogue } from '@shop/contracts';
 import { dataEncryptionKey, ProjectorConfig } from '@shop/config';
-import { createDatabase, DatabaseHandle, migrateReadModel } from '@shop/db';
+import { createDatabase, DatabaseHandle } from '@shop/db';
 import { connectNats, EventStore } from '@shop/eventstore';
 import { Logger } from '@shop/observability';
 import {
@@ -16,8 +16,15 @@ import {
   registerProjectionStatus,
   ServiceMetrics,
 } from '@shop/metrics';
-import { consumerNameFor, Projection, ProjectionRunner } from '@shop/projections';
-import { cacheInvalidator, cartCache, ordersCache, readModelProjections } from '@shop/read-models';
+import { consumerNameFor, ProjectionRunner } from '@shop/projections';
+import {
+  cacheInvalidator,
+  cartCache,
+  migrateReadModel,
+  ordersCache,
+  ReadModelProjection,
+  readModelProjections,
+} from '@shop/read-models';
 import { createRedis, redisReady } from '@shop/redis';
 import { openDataKeyVault } from '@shop/wallets';
 
@@ -52,7 +59,7 @@ export async function startProjector(config: ProjectorConfig, logger: Logger): P
   if (!(await redisReady(redis)))
     logger.warn({}, 'Redis is not reachable; cache invalidations will be retried');
   const wanted = config.PROJECTIONS;
-  const projections: Projection[] = readModelProjections({
+  const projections: ReadModelProjection[] = readModelProjections({
     cart: cacheInvalidator(cartCache(redis)),
     orders: cacheInvalidator(ordersCache(redis)),
   }).filter((p) => !wanted || wanted.includes(p.name));

@@ -2,11 +2,11 @@ import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/commo
 import type { FastifyReply } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { GatewayConfig } from '@shop/config';
-import type { ReadModelDatabase } from '@shop/db';
 import { DomainError, userDecider, userIdForProviderSubject } from '@shop/domain';
 import type { DeciderRunner } from '@shop/eventstore';
 import { API_ROUTE, ApiRouteSpec } from '@shop/http';
 import { ProviderClient } from '@shop/provider';
+import type { ReadModelDatabase } from '@shop/read-models';
 import { RateLimiter, rateLimitHeaders } from '@shop/redis';
 import { CONFIG, DECIDER_RUNNER, PROVIDER, RATE_LIMITER, READ_DB } from '../infrastructure/tokens';
 import { clearSessionCookies, REFRESH_COOKIE, SESSION_COOKIE, setSessionCookie } from './session-cookies';

@@ -5,6 +5,7 @@ import { cartDecider } from '@shop/domain';
 import { Inject } from '@nestjs/common';
 import type { GatewayConfig } from '@shop/config';
 import { CommandExecutor } from '@shop/projections';
+import { viewOfItemAdded } from '@shop/read-models';
 import { CONFIG } from '../infrastructure/tokens';
 import { OnChainCart } from '../onchain/onchain-cart';
 import { AddCartItemBody, CartItemResponse } from './cart-item.schema';
@@ -40,7 +41,6 @@ export class AddCartItemHandler implements ICommandHandler<AddCartItemCommand> {
     const added = outcome.events.find((e) => e.type === 'ItemAdded') as RecordedEvent<
       Extract<CartEvent, { type: 'ItemAdded' }>
     >;
-    const { itemId, ...item } = added.data;
-    return { id: itemId, userId, ...item, createdAt: new Date(added.occurredAt).toISOString() };
+    return viewOfItemAdded(added);
   }
 }

@@ -1,6 +1,4 @@
-import { Selectable } from 'kysely';
 import { z } from 'zod';
-import { CartItemsTable } from '@shop/db';
 import { MAX_PRICE_CENTS } from '@shop/domain';
 import { apiSchema } from '@shop/http';
 
@@ -37,19 +35,3 @@ export const addCartItemBody = apiSchema(
   }),
 );
 export type AddCartItemBody = z.infer<typeof addCartItemBody>;
-
-export function toCartItem(row: Selectable<CartItemsTable>): CartItemResponse {
-  return {
-    id: row.item_id,
-    userId: row.user_id,
-    productId: row.product_id,
-    productName: row.product_name,
-    price: row.price,
-    image: row.image,
-    size: row.size,
-    color: row.color,
-    productUrl: row.product_url,
-    retailer: row.retailer,
-    createdAt: new Date(row.created_at).toISOString(),
-  };
-}

@@ -1,11 +1,10 @@
 import { Inject } from '@nestjs/common';
 import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
 import type { Kysely } from 'kysely';
-import type { ReadModelDatabase } from '@shop/db';
-import { cartCache } from '@shop/read-models';
+import { activeCartItems, cartCache, ReadModelDatabase } from '@shop/read-models';
 import type { Redis } from '@shop/redis';
 import { READ_DB, REDIS } from '../infrastructure/tokens';
-import { CartItemResponse, toCartItem } from './cart-item.schema';
+import { CartItemResponse } from './cart-item.schema';
 
 export class GetCartQuery extends Query<CartItemResponse[]> {
   constructor(readonly userId: string) {
@@ -28,15 +27,7 @@ export class GetCartHandler implements IQueryHandler<GetCartQuery> {
   async execute({ userId }: GetCartQuery): Promise<CartItemResponse[]> {
     const cached = await this.cache.read<CartItemResponse[]>(userId);
     if (cached.value) return cached.value;
-    const rows = await this.db
-      .selectFrom('cart_items')
-      .selectAll()
-      .where('user_id', '=', userId)
-      .where('deleted_at', 'is', null)
-      .orderBy('created_at')
-      .orderBy('item_id')
-      .execute();
-    const items = rows.map(toCartItem);
+    const items = await activeCartItems(this.db, userId);
     await this.cache.write(userId, items, cached.generation);
     return items;
   }

@@ -1,9 +1,9 @@
 import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import type { Kysely } from 'kysely';
 import type { GatewayConfig } from '@shop/config';
-import type { ReadModelDatabase } from '@shop/db';
 import type { Logger } from '@shop/observability';
 import { ReconcileLoop } from '@shop/reactions';
+import type { ReadModelDatabase } from '@shop/read-models';
 import { CONFIG, LOGGER, READ_DB } from '../infrastructure/tokens';
 import { DepositCrediting } from './deposit-crediting';
 import { openDepositClaims } from './open-deposit-claims';

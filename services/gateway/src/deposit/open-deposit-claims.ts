@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
-import type { ReadModelDatabase } from '@shop/db';
 import type { OpenWork } from '@shop/metrics';
+import type { ReadModelDatabase } from '@shop/read-models';
 
 /** Deposits claimed and not yet credited or failed: the orders of type deposit still in progress. */
 export function openDepositClaims(db: Kysely<ReadModelDatabase>) {

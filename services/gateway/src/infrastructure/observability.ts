@@ -18,8 +18,8 @@ import {
 } from '@shop/metrics';
 import { CommandExecutor } from '@shop/projections';
 import { PostgresReactionParking } from '@shop/reactions';
+import type { ReadModelDatabase } from '@shop/read-models';
 import type { Redis } from '@shop/redis';
-import type { ReadModelDatabase } from '@shop/db';
 import { openDepositWork } from '../deposit/open-deposit-claims';
 import { PendingOnChainCheckouts } from '../onchain/pending-onchain-checkouts';
 import { DATABASE, EVENT_STORE, NATS, READ_DB, REDIS } from './tokens';

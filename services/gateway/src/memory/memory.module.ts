@@ -2,11 +2,11 @@ import { BeforeApplicationShutdown, Inject, Module, OnApplicationBootstrap } fro
 import { CommandBus } from '@nestjs/cqrs';
 import type { Kysely } from 'kysely';
 import type { GatewayConfig } from '@shop/config';
-import type { ReadModelDatabase } from '@shop/db';
 import type { EventStore } from '@shop/eventstore';
 import { MemwalMemoryStore, memwalOptionsOf } from '@shop/memory';
 import type { Logger } from '@shop/observability';
 import { ReactionRunner } from '@shop/reactions';
+import type { ReadModelDatabase } from '@shop/read-models';
 import { CONFIG, EVENT_STORE, LOGGER, MEMORY_STORE, READ_DB } from '../infrastructure/tokens';
 import type { AgentMemory } from './agent-memory';
 import { MemwalSizesReaction } from './memwal-sizes.reaction';

@@ -1,8 +1,7 @@
 import type { CommandBus } from '@nestjs/cqrs';
 import type { Kysely } from 'kysely';
-import type { ReadModelDatabase } from '@shop/db';
 import { Memory, rankMemories, RecallOptions, RememberOptions } from '@shop/memory';
-import { preferencesNamespace } from '@shop/read-models';
+import { newestMemories, preferencesNamespace, ReadModelDatabase } from '@shop/read-models';
 import type { AgentMemory } from './agent-memory';
 import { RememberPreferenceCommand } from './remember-preference.command';
 
@@ -33,14 +32,7 @@ export class ProjectMemoryStore implements AgentMemory {
 
   async recall(userId: string, query: string, options: RecallOptions): Promise<Memory[]> {
     options.signal?.throwIfAborted();
-    const rows = await this.db
-      .selectFrom('user_memories')
-      .selectAll()
-      .where('user_id', '=', userId)
-      .orderBy('created_at', 'desc')
-      .orderBy('memory_id')
-      .limit(RECALL_WINDOW)
-      .execute();
+    const rows = await newestMemories(this.db, userId, RECALL_WINDOW);
     const memories = rows.map((row): Memory => ({
       id: row.memory_id,
       content: row.content,

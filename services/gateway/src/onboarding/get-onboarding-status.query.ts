@@ -2,9 +2,10 @@ import { Inject } from '@nestjs/common';
 import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
-import type { ReadModelDatabase } from '@shop/db';
 import { userNotFound } from '@shop/domain';
 import { apiSchema } from '@shop/http';
+import { onboardingStepOf } from '@shop/read-models';
+import type { ReadModelDatabase } from '@shop/read-models';
 import { READ_DB } from '../infrastructure/tokens';
 
 export const onboardingStatusSchema = apiSchema(
@@ -27,12 +28,8 @@ export class GetOnboardingStatusHandler implements IQueryHandler<GetOnboardingSt
   constructor(@Inject(READ_DB) private readonly db: Kysely<ReadModelDatabase>) {}
 
   async execute({ userId }: GetOnboardingStatusQuery): Promise<OnboardingStatus> {
-    const row = await this.db
-      .selectFrom('users')
-      .select('onboarding_step')
-      .where('user_id', '=', userId)
-      .executeTakeFirst();
-    if (!row) throw userNotFound();
-    return { step: row.onboarding_step, completed: row.onboarding_step === 3 };
+    const step = await onboardingStepOf(this.db, userId);
+    if (step === undefined) throw userNotFound();
+    return { step, completed: step === 3 };
   }
 }

@@ -2,10 +2,10 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Kysely } from 'kysely';
 import { normalizeAddress } from '@shop/chain';
 import { ChainEvent, RecordedEvent } from '@shop/contracts';
-import type { ReadModelDatabase } from '@shop/db';
 import { cartDecider, CartCommand, DomainError, nameBasedUuid, orderDecider } from '@shop/domain';
 import { CommandExecutor } from '@shop/projections';
 import { Reaction } from '@shop/reactions';
+import type { ReadModelDatabase } from '@shop/read-models';
 import { READ_DB } from '../infrastructure/tokens';
 
 const chainItemNamespace = '5e0a9c1d-7b3f-4a26-8d41-c2f9e6b0a713';

@@ -14,6 +14,7 @@ import {
 import { DeciderRunner } from '@shop/eventstore';
 import type { EventStore } from '@shop/eventstore';
 import { CommandExecutor } from '@shop/projections';
+import { viewOfItemAdded } from '@shop/read-models';
 import { CartItemResponse } from '../cart/cart-item.schema';
 import { CART_CONTRACT, DECIDER_RUNNER, EVENT_STORE } from '../infrastructure/tokens';
 import { domainErrorOf } from './chain-errors';
@@ -100,8 +101,7 @@ export class OnChainCart {
       const added =
         (outcome.events.find((e) => e.type === 'ItemAdded') as RecordedEvent<Added> | undefined) ??
         (await this.addedByIndexer(userId, objectId));
-      const { itemId: id, ...snapshot } = added.data;
-      return { id, userId, ...snapshot, createdAt: new Date(added.occurredAt).toISOString() };
+      return viewOfItemAdded(added);
     });
   }
 

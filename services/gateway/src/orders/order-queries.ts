@@ -1,20 +1,19 @@
 import { Inject } from '@nestjs/common';
 import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
-import { sql, type Kysely } from 'kysely';
-import type { OrderStatus } from '@shop/contracts';
-import type { ReadModelDatabase } from '@shop/db';
+import type { Kysely } from 'kysely';
 import { checkoutOrderCreation, DomainError } from '@shop/domain';
-import { ordersCache } from '@shop/read-models';
+import {
+  OrderFilters,
+  orderPage,
+  ordersCache,
+  ReadModelDatabase,
+  StoredOrderPage,
+  userOrder,
+} from '@shop/read-models';
 import type { Redis } from '@shop/redis';
 import { READ_DB, REDIS } from '../infrastructure/tokens';
 import { isLiveMergeable, LiveOrders, mergeLive } from './live-orders';
-import { OrderResponse, toOrder } from './order.schema';
-
-export interface OrderFilters {
-  type?: 'checkout' | 'deposit';
-  status?: OrderStatus;
-  phase?: string;
-}
+import { OrderResponse } from './order.schema';
 
 export interface OrderPage {
   orders: OrderResponse[];
@@ -45,16 +44,7 @@ export class GetOrderQuery extends Query<OrderResponse> {
 
 export const orderNotFound = () => new DomainError('not_found', 'OrderNotFoundError', 'No such order');
 
-/** A page as the read model holds it, before the provider's live view is merged in. */
-interface StoredPage {
-  orders: OrderResponse[];
-  total: number;
-}
-
-/**
- * Filters apply in SQL before paging, so `total` counts exactly what the pages hold. Pages are
- * cached per user until the orders projection changes one of that user's orders.
- */
+/** Pages are cached per user until the orders projection changes one of that user's orders. */
 @QueryHandler(ListOrdersQuery)
 export class ListOrdersHandler implements IQueryHandler<ListOrdersQuery> {
   private readonly cache;
@@ -69,10 +59,10 @@ export class ListOrdersHandler implements IQueryHandler<ListOrdersQuery> {
 
   async execute({ userId, page, limit, filters }: ListOrdersQuery): Promise<OrderPage> {
     const variant = JSON.stringify([page, limit, filters.type, filters.status, filters.phase]);
-    const cached = await this.cache.read<StoredPage>(userId, variant);
+    const cached = await this.cache.read<StoredOrderPage>(userId, variant);
     let stored = cached.value;
     if (!stored) {
-      stored = await this.load(userId, page, limit, filters);
+      stored = await orderPage(this.db, userId, page, limit, filters);
       await this.cache.write(userId, stored, cached.generation, variant);
     }
     const orders = await Promise.all(
@@ -83,32 +73,6 @@ export class ListOrdersHandler implements IQueryHandler<ListOrdersQuery> {
       ),
     );
     return { orders, total: stored.total, page, limit };
-  }
-
-  private async load(
-    userId: string,
-    page: number,
-    limit: number,
-    filters: OrderFilters,
-  ): Promise<StoredPage> {
-    let query = this.db.selectFrom('orders').where('user_id', '=', userId);
-    if (filters.type) query = query.where('type', '=', filters.type);
-    if (filters.status) query = query.where('status', '=', filters.status);
-    if (filters.phase) query = query.where('phase', '=', filters.phase);
-    // The window count is taken before LIMIT, so one round trip gives the page and the total.
-    const rows = await query
-      .selectAll()
-      .select(sql<string>`count(*) over ()`.as('total'))
-      .orderBy('created_at', 'desc')
-      .orderBy('order_id')
-      .limit(limit)
-      .offset((page - 1) * limit)
-      .execute();
-    if (rows.length > 0) return { orders: rows.map(toOrder), total: Number(rows[0]!.total) };
-    if (page === 1) return { orders: [], total: 0 };
-    // Past the last page there is no row to carry the count.
-    const count = await query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
-    return { orders: [], total: Number(count.total) };
   }
 }
 
@@ -124,14 +88,8 @@ export class GetOrderHandler implements IQueryHandler<GetOrderQuery> {
   ) {}
 
   async execute({ userId, orderId }: GetOrderQuery): Promise<OrderResponse> {
-    const row = await this.db
-      .selectFrom('orders')
-      .selectAll()
-      .where('order_id', '=', orderId)
-      .where('user_id', '=', userId)
-      .executeTakeFirst();
-    if (!row) throw orderNotFound();
-    const order = toOrder(row);
+    const order = await userOrder(this.db, userId, orderId);
+    if (!order) throw orderNotFound();
     if (order.type !== 'checkout') return order;
     try {
       return mergeLive(order, await this.live.fetch(order.providerOrderId));

@@ -1,7 +1,5 @@
-import { Selectable } from 'kysely';
 import { z } from 'zod';
 import { orderStatuses } from '@shop/contracts';
-import { OrdersTable } from '@shop/db';
 import { apiSchema } from '@shop/http';
 
 export const orderSchema = apiSchema(
@@ -41,17 +39,3 @@ export const orderListSchema = apiSchema(
     limit: z.number().int(),
   }),
 );
-
-export function toOrder(row: Selectable<OrdersTable>): OrderResponse {
-  return {
-    orderId: row.order_id,
-    providerOrderId: row.provider_order_id,
-    type: row.type,
-    phase: row.phase,
-    status: row.status,
-    item: row.item,
-    payment: row.payment,
-    quote: row.quote,
-    createdAt: new Date(row.created_at).toISOString(),
-  };
-}

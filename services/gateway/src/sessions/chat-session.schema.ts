@@ -1,6 +1,4 @@
-import { Selectable } from 'kysely';
 import { z } from 'zod';
-import { ChatMessagesTable, ChatSessionsTable } from '@shop/db';
 import { apiSchema } from '@shop/http';
 
 export const chatSessionSchema = apiSchema(
@@ -38,24 +36,3 @@ export const sessionWithMessagesSchema = apiSchema(
 
 export const titleSchema = z.string().trim().min(1).max(255);
 export const sessionIdParams = z.object({ id: z.uuid() });
-
-export function toChatSession(
-  row: Pick<Selectable<ChatSessionsTable>, 'session_id' | 'user_id' | 'title' | 'created_at' | 'updated_at'>,
-): ChatSessionResponse {
-  return {
-    id: row.session_id,
-    userId: row.user_id,
-    ...(row.title !== null ? { title: row.title } : {}),
-    createdAt: new Date(row.created_at).toISOString(),
-    updatedAt: new Date(row.updated_at).toISOString(),
-  };
-}
-
-export function toChatMessage(row: Selectable<ChatMessagesTable>): ChatMessageResponse {
-  return {
-    id: row.message_id,
-    role: row.role,
-    parts: row.parts,
-    createdAt: new Date(row.created_at).toISOString(),
-  };
-}

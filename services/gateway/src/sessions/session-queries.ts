@@ -1,15 +1,11 @@
 import { Inject } from '@nestjs/common';
 import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
 import type { Kysely } from 'kysely';
-import type { ReadModelDatabase } from '@shop/db';
 import { sessionNotFound, sessionOwnership } from '@shop/domain';
+import { sessionById, sessionMessages, sessionPage } from '@shop/read-models';
+import type { ReadModelDatabase } from '@shop/read-models';
 import { READ_DB } from '../infrastructure/tokens';
-import {
-  ChatMessageResponse,
-  ChatSessionResponse,
-  toChatMessage,
-  toChatSession,
-} from './chat-session.schema';
+import { ChatMessageResponse, ChatSessionResponse } from './chat-session.schema';
 
 export class ListSessionsQuery extends Query<{ sessions: ChatSessionResponse[]; total: number }> {
   constructor(
@@ -34,24 +30,8 @@ export class GetSessionQuery extends Query<ChatSessionResponse & { messages: Cha
 export class ListSessionsHandler implements IQueryHandler<ListSessionsQuery> {
   constructor(@Inject(READ_DB) private readonly db: Kysely<ReadModelDatabase>) {}
 
-  async execute({ userId, limit, offset }: ListSessionsQuery) {
-    const [rows, count] = await Promise.all([
-      this.db
-        .selectFrom('chat_sessions')
-        .selectAll()
-        .where('user_id', '=', userId)
-        .orderBy('updated_at', 'desc')
-        .orderBy('session_id')
-        .limit(limit)
-        .offset(offset)
-        .execute(),
-      this.db
-        .selectFrom('chat_sessions')
-        .select((eb) => eb.fn.countAll<number>().as('total'))
-        .where('user_id', '=', userId)
-        .executeTakeFirstOrThrow(),
-    ]);
-    return { sessions: rows.map(toChatSession), total: Number(count.total) };
+  execute({ userId, limit, offset }: ListSessionsQuery) {
+    return sessionPage(this.db, userId, limit, offset);
   }
 }
 
@@ -60,19 +40,9 @@ export class GetSessionHandler implements IQueryHandler<GetSessionQuery> {
   constructor(@Inject(READ_DB) private readonly db: Kysely<ReadModelDatabase>) {}
 
   async execute({ userId, sessionId }: GetSessionQuery) {
-    const row = await this.db
-      .selectFrom('chat_sessions')
-      .selectAll()
-      .where('session_id', '=', sessionId)
-      .executeTakeFirst();
-    if (!row) throw sessionNotFound();
-    if (row.user_id !== userId) throw sessionOwnership();
-    const messages = await this.db
-      .selectFrom('chat_messages')
-      .selectAll()
-      .where('session_id', '=', sessionId)
-      .orderBy('position')
-      .execute();
-    return { ...toChatSession(row), messages: messages.map(toChatMessage) };
+    const session = await sessionById(this.db, sessionId);
+    if (!session) throw sessionNotFound();
+    if (session.userId !== userId) throw sessionOwnership();
+    return { ...session, messages: await sessionMessages(this.db, sessionId) };
   }
 }

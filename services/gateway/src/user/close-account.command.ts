@@ -1,9 +1,9 @@
 import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import type { Kysely } from 'kysely';
-import type { ReadModelDatabase } from '@shop/db';
 import { userDecider } from '@shop/domain';
 import { CommandExecutor } from '@shop/projections';
+import type { ReadModelDatabase } from '@shop/read-models';
 import { DataKeyVault, eraseAccount } from '@shop/wallets';
 import { DATA_KEYS, READ_DB } from '../infrastructure/tokens';
 

@@ -2,9 +2,10 @@ import { Inject } from '@nestjs/common';
 import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
-import type { ReadModelDatabase } from '@shop/db';
 import { DomainError } from '@shop/domain';
 import { apiSchema } from '@shop/http';
+import { userProfile } from '@shop/read-models';
+import type { ReadModelDatabase } from '@shop/read-models';
 import { READ_DB } from '../infrastructure/tokens';
 
 export const userProfileSchema = apiSchema(
@@ -35,26 +36,8 @@ export class GetProfileHandler implements IQueryHandler<GetProfileQuery> {
   constructor(@Inject(READ_DB) private readonly db: Kysely<ReadModelDatabase>) {}
 
   async execute(query: GetProfileQuery): Promise<UserProfile> {
-    const row = await this.db
-      .selectFrom('users')
-      .select(['user_id', 'email', 'sui_address', 'wallet_status', 'onboarding_step', 'evm_address', 'sizes'])
-      .where('user_id', '=', query.userId)
-      .executeTakeFirst();
-    if (!row) throw new DomainError('not_found', 'USER_NOT_FOUND', 'No user record for this session');
-    return {
-      userId: row.user_id,
-      email: row.email,
-      walletAddress: row.sui_address,
-      walletStatus: row.wallet_status,
-      onboardingStep: row.onboarding_step,
-      evmAddress: row.evm_address,
-      sizes: row.sizes
-        ? {
-            topsSize: row.sizes.topsSize,
-            bottomsSize: row.sizes.bottomsSize,
-            footwearSize: row.sizes.footwearSize,
-          }
-        : null,
-    };
+    const profile = await userProfile(this.db, query.userId);
+    if (!profile) throw new DomainError('not_found', 'USER_NOT_FOUND', 'No user record for this session');
+    return profile;
   }
 }

@@ -1,11 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Kysely } from 'kysely';
 import { ProviderWebhookEvent, RecordedEvent } from '@shop/contracts';
-import type { ReadModelDatabase } from '@shop/db';
 import { orderDecider } from '@shop/domain';
 import { CommandExecutor } from '@shop/projections';
 import { providerWebhookEventSchema } from '@shop/provider';
 import { Reaction, UnprocessableEvent } from '@shop/reactions';
+import type { ReadModelDatabase } from '@shop/read-models';
 import { READ_DB } from '../infrastructure/tokens';
 import { updateKindOf } from './provider-update-kind';
 import { deliveryOf, WebhookDelivery } from './webhook-delivery';

@@ -4,6 +4,7 @@ import { Kysely, Selectable } from 'kysely';
 import { DomainError } from '@shop/domain';
 import { SEARCH_DB } from '../infrastructure/tokens';
 import { PaymentRecord } from './payment-schemas';
+import { paymentTransaction } from './read-model/payment-transaction-queries';
 import { PaymentTransactionsTable, SearchDatabase } from './read-model/search-database';
 
 export class GetPaymentRecordQuery extends Query<PaymentRecord> {
@@ -34,12 +35,7 @@ export class GetPaymentRecordHandler implements IQueryHandler<GetPaymentRecordQu
   constructor(@Inject(SEARCH_DB) private readonly db: Kysely<SearchDatabase>) {}
 
   async execute({ key }: GetPaymentRecordQuery): Promise<PaymentRecord> {
-    const query = this.db.selectFrom('payment_transactions').selectAll();
-    const row = await (
-      'txHash' in key
-        ? query.where('tx_hash', '=', key.txHash)
-        : query.where('payment_id', '=', key.paymentId)
-    ).executeTakeFirst();
+    const row = await paymentTransaction(this.db, key);
     if (!row) {
       const which = 'txHash' in key ? `transaction ${key.txHash}` : `payment ${key.paymentId}`;
       throw new DomainError('not_found', 'NOT_FOUND', `No record of ${which}`);

@@ -10,7 +10,7 @@ import {
 } from '@shop/product-search';
 import { toErrorResponse } from '../http/error-response';
 import { LOGGER } from '../infrastructure/tokens';
-import { productSummaryOf, searchQueryOf } from './product-summary';
+import { productSummaryOf, searchQueryOf } from './scraper-translation';
 import { RealtimeSearch } from './realtime-search';
 
 /**

@@ -1,7 +1,8 @@
 import { Selectable } from 'kysely';
 import { RecordedEvent, UserEvent } from '@shop/contracts';
-import { UsersTable } from '@shop/db';
-import { applyRowFold, Projection, RowFoldSpec } from '@shop/projections';
+import { applyRowFold, RowFoldSpec } from '@shop/projections';
+import { ReadModelProjection } from '../read-model-database';
+import { UsersTable } from './users-table';
 
 type UserRow = Selectable<UsersTable>;
 
@@ -64,7 +65,7 @@ const usersRowFold: RowFoldSpec<UserRow> = {
   fold: foldUser,
 };
 
-export const usersProjection: Projection = {
+export const usersProjection: ReadModelProjection = {
   name: 'users',
   aggregates: ['user'],
   tables: ['users'],

@@ -1,9 +1,10 @@
 import { Selectable } from 'kysely';
 import { DepositEvent, OrderEvent, OrderStatus, RecordedEvent } from '@shop/contracts';
-import { OrdersTable } from '@shop/db';
 import { depositOrderId } from '@shop/domain';
-import { applyRowFold, Projection, RowFoldSpec } from '@shop/projections';
+import { applyRowFold, RowFoldSpec } from '@shop/projections';
 import { UserChangeListener } from '../cache-invalidator';
+import { ReadModelProjection } from '../read-model-database';
+import { OrdersTable } from './orders-table';
 
 type OrderRow = Selectable<OrdersTable>;
 
@@ -108,7 +109,7 @@ const spec: RowFoldSpec<OrderRow> = {
  * rows folded since the last commit. A failed or retried batch can only add users to the set,
  * and invalidating one more list than needed is harmless.
  */
-export function ordersProjection(listener?: UserChangeListener): Projection {
+export function ordersProjection(listener?: UserChangeListener): ReadModelProjection {
   const usersInBatch = new Set<string>();
   const tracking: RowFoldSpec<OrderRow> = {
     ...spec,

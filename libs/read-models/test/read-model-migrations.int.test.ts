@@ -1,7 +1,7 @@
 import { Kysely, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testEnvironment } from '@shop/testing';
-import { createDatabase, DatabaseHandle } from '../src/create-database';
+import { createDatabase, DatabaseHandle } from '@shop/db';
 import { migrateReadModel } from '../src/read-model-migrations';
 
 const env = testEnvironment('migrations');

@@ -1,26 +1,9 @@
 import { Kysely, Migration, MigrationProvider, Migrator, sql } from 'kysely';
 import * as bookkeeping from './migrations/0001-read-model-bookkeeping';
-import * as users from './migrations/0002-users';
-import * as userMemories from './migrations/0003-user-memories';
-import * as cartItems from './migrations/0004-cart-items';
-import * as chatSessions from './migrations/0005-chat-sessions';
-import * as orders from './migrations/0006-orders';
-import * as moneyAsBigint from './migrations/0007-money-as-bigint';
 
 /** Checkpoints and parking: every schema that projections write into starts with these. */
 export const bookkeepingMigrations: Record<string, Migration> = {
   '0001-read-model-bookkeeping': bookkeeping,
-};
-
-/** The gateway's read model, ordered by name; a new read-model table is a new entry here. */
-export const readModelMigrations: Record<string, Migration> = {
-  ...bookkeepingMigrations,
-  '0002-users': users,
-  '0003-user-memories': userMemories,
-  '0004-cart-items': cartItems,
-  '0005-chat-sessions': chatSessions,
-  '0006-orders': orders,
-  '0007-money-as-bigint': moneyAsBigint,
 };
 
 /**
@@ -62,8 +45,4 @@ async function createSchemaIfMissing(db: Kysely<unknown>, schema: string): Promi
   } catch (error) {
     if ((error as { code?: string }).code !== '23505') throw error;
   }
-}
-
-export function migrateReadModel(db: Kysely<unknown>, schema: string): Promise<string[]> {
-  return migrateSchema(db, schema, readModelMigrations);
 }

@@ -5,7 +5,7 @@ import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { ApiRoute, ValidParams } from '@shop/http';
 
-/** The page's files live beside src/ and dist/, so both the source and the build find them. */
+/** The page's static files (services/gateway/test-page) sit beside src/ and dist/: both the source and the build find them. */
 const pageDirectory = resolve(__dirname, '..', '..', 'test-page');
 
 const contentTypes: Record<string, string> = {

@@ -1,8 +1,9 @@
 import { Insertable, Selectable } from 'kysely';
 import { RecordedEvent, SessionEvent } from '@shop/contracts';
-import { ChatMessagesTable, ChatSessionsTable } from '@shop/db';
-import { applyRowFold, Projection, RowFoldSpec } from '@shop/projections';
+import { applyRowFold, RowFoldSpec } from '@shop/projections';
 import { applyAroundClosures } from '../account-closure';
+import { ReadModelProjection } from '../read-model-database';
+import { ChatMessagesTable, ChatSessionsTable } from './chat-sessions-table';
 
 type SessionRow = Selectable<ChatSessionsTable>;
 
@@ -38,7 +39,10 @@ const sessions: RowFoldSpec<SessionRow> = {
 };
 
 /** Messages are appended in stream order; a session's deletion takes its messages with it. */
-async function applyMessages(db: Parameters<Projection['apply']>[0], events: readonly RecordedEvent[]) {
+async function applyMessages(
+  db: Parameters<ReadModelProjection['apply']>[0],
+  events: readonly RecordedEvent[],
+) {
   const inserts: Insertable<ChatMessagesTable>[] = [];
   const deleted = new Set<string>();
   for (const recorded of events) {
@@ -71,7 +75,7 @@ async function applyMessages(db: Parameters<Projection['apply']>[0], events: rea
 }
 
 /** A closed account's sessions go with it, whether or not each was deleted before. */
-export const chatSessionsProjection: Projection = {
+export const chatSessionsProjection: ReadModelProjection = {
   name: 'chat_sessions',
   aggregates: ['session', 'user'],
   tables: ['chat_sessions', 'chat_messages'],

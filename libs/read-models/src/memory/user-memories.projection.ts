@@ -1,9 +1,9 @@
 import { Insertable } from 'kysely';
 import { MemoryEvent, RecordedEvent, UserEvent } from '@shop/contracts';
-import { UserMemoriesTable } from '@shop/db';
-import { Projection } from '@shop/projections';
 import { applyAroundClosures } from '../account-closure';
+import { ReadModelProjection } from '../read-model-database';
 import { sizesMemoryText } from './sizes-memory';
+import { UserMemoriesTable } from './user-memories-table';
 
 export const preferencesNamespace = 'preferences';
 
@@ -41,7 +41,7 @@ function memoriesOf(recorded: RecordedEvent): Insertable<UserMemoriesTable>[] {
  * The default memory store, built from events: insert-only, one multi-row statement per batch;
  * a closed account's memories are deleted with it.
  */
-export const userMemoriesProjection: Projection = {
+export const userMemoriesProjection: ReadModelProjection = {
   name: 'user_memories',
   aggregates: ['user', 'memory'],
   tables: ['user_memories'],

@@ -1,32 +1,12 @@
-import { Selectable } from 'kysely';
 import { CartEvent, RecordedEvent } from '@shop/contracts';
-import { CartItemsTable } from '@shop/db';
-import { applyRowFold, Projection, RowFoldSpec } from '@shop/projections';
+import { applyRowFold, RowFoldSpec } from '@shop/projections';
 import { UserChangeListener } from '../cache-invalidator';
-
-type CartItemRow = Selectable<CartItemsTable>;
+import { ReadModelProjection } from '../read-model-database';
+import { CartItemRow, rowOfItemAdded } from './cart-item-row';
 
 function foldItem(row: CartItemRow | undefined, recorded: RecordedEvent): CartItemRow | undefined {
   const event = recorded as RecordedEvent<CartEvent>;
-  if (event.type === 'ItemAdded') {
-    const d = event.data;
-    return {
-      item_id: d.itemId,
-      user_id: event.aggregateId,
-      product_id: d.productId,
-      product_name: d.productName,
-      price: d.price,
-      image: d.image,
-      size: d.size,
-      color: d.color,
-      product_url: d.productUrl,
-      retailer: d.retailer,
-      on_chain_object_id: row?.on_chain_object_id ?? null,
-      created_at: new Date(event.occurredAt),
-      deleted_at: null,
-      version: event.sequence,
-    };
-  }
+  if (event.type === 'ItemAdded') return rowOfItemAdded(event, row?.on_chain_object_id ?? null);
   // Checkout reservations and the on-chain cart object are the decider's business.
   if (event.type === 'ItemCheckoutStarted' || event.type === 'ItemCheckoutReleased') return row;
   if (event.type === 'CartInitializedOnChain') return row;
@@ -48,7 +28,7 @@ const spec: RowFoldSpec<CartItemRow> = {
   fold: foldItem,
 };
 
-export function cartItemsProjection(listener?: UserChangeListener): Projection {
+export function cartItemsProjection(listener?: UserChangeListener): ReadModelProjection {
   return {
     name: 'cart_items',
     aggregates: ['cart'],

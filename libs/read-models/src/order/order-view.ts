@@ -1,0 +1,30 @@
+import { Selectable } from 'kysely';
+import type { OrderStatus } from '@shop/contracts';
+import { OrderItemRow, OrdersTable } from './orders-table';
+
+/** An order as the gateway answers it (the `OrderSummary` schema), before the provider's live view is merged in. */
+export interface OrderView {
+  orderId: string;
+  providerOrderId: string;
+  type: 'checkout' | 'deposit';
+  phase: string;
+  status: OrderStatus;
+  item: OrderItemRow | null;
+  payment: { status: string; currency: string } | null;
+  quote: { totalPrice: { amount: string; currency: string } } | null;
+  createdAt: string;
+}
+
+export function viewOfOrderRow(row: Selectable<OrdersTable>): OrderView {
+  return {
+    orderId: row.order_id,
+    providerOrderId: row.provider_order_id,
+    type: row.type,
+    phase: row.phase,
+    status: row.status,
+    item: row.item,
+    payment: row.payment,
+    quote: row.quote,
+    createdAt: new Date(row.created_at).toISOString(),
+  };
+}

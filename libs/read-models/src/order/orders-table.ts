@@ -1,0 +1,38 @@
+import { JSONColumnType, Migration } from 'kysely';
+import type { OrderStatus } from '@shop/contracts';
+import { Timestamp } from '../timestamp';
+import * as orders from './migrations/0006-orders';
+
+export interface OrderItemRow {
+  productId: string;
+  productName: string;
+  price: number;
+  image: string;
+  size: string;
+  color: string;
+  productUrl: string;
+  retailer: string;
+}
+
+export interface OrdersTable {
+  order_id: string;
+  user_id: string;
+  provider_order_id: string;
+  type: 'checkout' | 'deposit';
+  phase: string;
+  status: OrderStatus;
+  cart_item_id: string | null;
+  item: JSONColumnType<OrderItemRow | null>;
+  payment: JSONColumnType<{ status: string; currency: string } | null>;
+  quote: JSONColumnType<{ totalPrice: { amount: string; currency: string } } | null>;
+  wallet_address: string | null;
+  tx_hash: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  version: number;
+}
+
+/** Named as recorded in every existing schema's migration table. */
+export const ordersMigrations: Record<string, Migration> = {
+  '0006-orders': orders,
+};
