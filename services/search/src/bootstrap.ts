@@ -35,7 +35,7 @@ export async function createSearchApp(
     // The router's own refusals (bad URL encoding, over-long parameter) never reach Nest's filters.
     frameworkErrors: (error: FastifyError, _request: FastifyRequest, reply: FastifyReply) => {
       const response = toErrorResponse(error);
-      reply.code(response.httpStatus).send(response.body);
+      reply.code(response.status).send(response.body);
     },
   });
   installRequestContext(adapter.getInstance(), logger);
