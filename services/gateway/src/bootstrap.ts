@@ -77,7 +77,6 @@ export async function createGatewayApp(
     ],
     maxAge: 600,
   });
-  app.enableShutdownHooks();
   return app;
 }
 
