@@ -9,14 +9,12 @@ import {
   natsCheck,
   postgresCheck,
   projectionBatchMetrics,
-  ProjectionStatusSampler,
   ReadinessCheck,
   redisCheck,
-  registerConsumerStatus,
-  registerProjectionStatus,
+  registerHostedProjections,
   ServiceMetrics,
 } from '@shop/metrics';
-import { consumerNameFor, Projection, ProjectionRunner } from '@shop/projections';
+import { Projection, ProjectionRunner } from '@shop/projections';
 import { cacheInvalidator, cartCache, ordersCache, readModelProjections } from '@shop/read-models';
 import { createRedis, redisReady } from '@shop/redis';
 import { openDataKeyVault } from '@shop/wallets';
@@ -73,12 +71,7 @@ export async function startProjector(config: ProjectorConfig, logger: Logger): P
       }),
   );
   const names = projections.map((p) => p.name);
-  registerProjectionStatus(
-    metrics,
-    new ProjectionStatusSampler(store, database.db as Kysely<unknown>, config.READ_MODEL_SCHEMA, names),
-  );
-  const consumers = new Set(names.map(consumerNameFor));
-  registerConsumerStatus(metrics, store, (name) => consumers.has(name));
+  registerHostedProjections(metrics, store, database.db as Kysely<unknown>, config.READ_MODEL_SCHEMA, names);
   for (const runner of runners) runner.start();
   logger.info(
     { projections: projections.map((p) => p.name), schema: config.READ_MODEL_SCHEMA },

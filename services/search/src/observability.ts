@@ -4,16 +4,14 @@ import type { SearchConfig } from '@shop/config';
 import type { DatabaseHandle } from '@shop/db';
 import type { EventStore } from '@shop/eventstore';
 import {
-  ProjectionStatusSampler,
-  registerConsumerStatus,
+  registerHostedProjections,
   registerOpenWork,
-  registerProjectionStatus,
   ServiceMetrics,
   timeWriteToReadable,
 } from '@shop/metrics';
-import { CommandExecutor, consumerNameFor } from '@shop/projections';
-import { serviceObservability } from '@shop/service-kit';
-import { DATABASE, EVENT_STORE, SEARCH_DB } from './infrastructure/tokens';
+import { CommandExecutor } from '@shop/projections';
+import { DATABASE, EVENT_STORE, serviceObservability } from '@shop/service-kit';
+import { SEARCH_DB } from './infrastructure/tokens';
 import { pendingPaymentWork } from './payment/payment-reconciler';
 import type { SearchDatabase } from './payment/read-model/search-database';
 import { searchProjections } from './payment/read-model/search-projections';
@@ -36,13 +34,13 @@ export function searchObservability(config: SearchConfig, metrics: ServiceMetric
       searchDb: Kysely<SearchDatabase>,
     ) => {
       registerOpenWork(metrics, 'payment-delivery', () => pendingPaymentWork(searchDb));
-      const names = searchProjections.map((p) => p.name);
-      registerProjectionStatus(
+      registerHostedProjections(
         metrics,
-        new ProjectionStatusSampler(store, database.db as Kysely<unknown>, config.SEARCH_SCHEMA, names),
+        store,
+        database.db as Kysely<unknown>,
+        config.SEARCH_SCHEMA,
+        searchProjections.map((p) => p.name),
       );
-      const consumers = new Set(names.map(consumerNameFor));
-      registerConsumerStatus(metrics, store, (name) => consumers.has(name));
       return [timeWriteToReadable(metrics, executor)];
     },
   });

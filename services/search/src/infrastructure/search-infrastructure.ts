@@ -5,11 +5,11 @@ import type { DatabaseHandle } from '@shop/db';
 import type { DeciderRunner } from '@shop/eventstore';
 import type { Logger } from '@shop/observability';
 import { CommandExecutor, PositionTracker } from '@shop/projections';
-import { InfrastructureModule } from '@shop/service-kit';
+import { DATABASE, DECIDER_RUNNER, InfrastructureModule, POSITION_TRACKER } from '@shop/service-kit';
 import { searchMigrations } from '../payment/read-model/search-migrations';
 import { searchProjections } from '../payment/read-model/search-projections';
 import { SearchProjectionRunners } from './search-projection-runners';
-import { DATABASE, DECIDER_RUNNER, POSITION_TRACKER, SEARCH_DB } from './tokens';
+import { SEARCH_DB } from './tokens';
 
 /** The process's connections (the kit's), with SEARCH_SCHEMA migrated and projected in-process. */
 export function searchInfrastructure(config: SearchConfig, logger: Logger): DynamicModule {

@@ -5,7 +5,7 @@ import type { EventStore } from '@shop/eventstore';
 import type { Logger } from '@shop/observability';
 import { ProjectionRunner } from '@shop/projections';
 import { searchProjections } from '../payment/read-model/search-projections';
-import { CONFIG, DATABASE, EVENT_STORE, LOGGER } from './tokens';
+import { CONFIG, DATABASE, EVENT_STORE, LOGGER } from '@shop/service-kit';
 
 /**
  * This service's own projections, kept up to date in-process in SEARCH_SCHEMA from the moment

@@ -8,7 +8,7 @@ import { assertClaimedBy, DomainError, paymentDecider } from '@shop/domain';
 import { DeciderRunner } from '@shop/eventstore';
 import { RedisLock } from '@shop/redis';
 import { CommandExecutor } from '@shop/projections';
-import { DECIDER_RUNNER } from '../infrastructure/tokens';
+import { DECIDER_RUNNER } from '@shop/service-kit';
 import { PAYMENT_SETTINGS } from './payment-settings';
 import type { PaymentSettings } from './payment-settings';
 import { VerificationResult } from './payment-schemas';

@@ -9,7 +9,7 @@ import {
   searchProductsRequestSchema,
 } from '@shop/product-search';
 import { toErrorResponse } from '../http/error-response';
-import { LOGGER } from '../infrastructure/tokens';
+import { LOGGER } from '@shop/service-kit';
 import { productSummaryOf, searchQueryOf } from './product-summary';
 import { RealtimeSearch } from './realtime-search';
 

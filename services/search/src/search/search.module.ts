@@ -9,7 +9,7 @@ import {
   SEARCH_REQUESTS_PER_MINUTE,
   SearchRateLimitGuard,
 } from '../http/rate-limit.guard';
-import { LOGGER, REDIS } from '../infrastructure/tokens';
+import { LOGGER, REDIS } from '@shop/service-kit';
 import { CachingSearchRunner } from './caching-search-runner';
 import { ProductIndex } from './product-index';
 import { RealtimeSearch } from './realtime-search';
