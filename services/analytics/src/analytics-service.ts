@@ -12,7 +12,7 @@ import {
   ServiceMetrics,
   startOpsServer,
 } from '@shop/metrics';
-import { Logger } from '@shop/observability';
+import { Logger } from '@shop/logging';
 import { ProjectionRunner } from '@shop/projections';
 import { analyticsProjections } from './analytics-projections';
 import { operatorReportRoute } from './operator-report-route';

@@ -1,5 +1,5 @@
 import { analyticsEnv, loadConfigOrExit } from '@shop/config';
-import { createLogger } from '@shop/observability';
+import { createLogger } from '@shop/logging';
 import { runService } from '@shop/service-kit';
 import { startAnalytics } from './analytics-service';
 

@@ -2,7 +2,7 @@ import { chainIndexerEnv, loadConfigOrExit } from '@shop/config';
 import { startChainIndexer } from '@shop/chain-indexer';
 import { createDatabase } from '@shop/db';
 import { openEventStore } from '@shop/eventstore';
-import { createLogger } from '@shop/observability';
+import { createLogger } from '@shop/logging';
 import { runService } from '@shop/service-kit';
 
 /** The chain indexer as its own process, for deployments that do not host it in a gateway. */

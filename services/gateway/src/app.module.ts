@@ -1,7 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import type { GatewayConfig } from '@shop/config';
-import type { Logger } from '@shop/observability';
+import type { Logger } from '@shop/logging';
 import { DocsController } from './http/docs.controller';
 import { HealthController } from './http/health.controller';
 import type { GatewayOverrides } from './infrastructure/gateway-overrides';

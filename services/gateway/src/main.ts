@@ -1,6 +1,6 @@
 import { gatewayEnv, loadConfigOrExit } from '@shop/config';
 import { MetricsEndpoint } from '@shop/metrics';
-import { createLogger } from '@shop/observability';
+import { createLogger } from '@shop/logging';
 import { runService } from '@shop/service-kit';
 import { createGatewayApp, listenGateway } from './bootstrap';
 

@@ -1,6 +1,6 @@
 import { loadConfigOrExit, projectorEnv } from '@shop/config';
 import { startOpsServer } from '@shop/metrics';
-import { createLogger } from '@shop/observability';
+import { createLogger } from '@shop/logging';
 import { runService } from '@shop/service-kit';
 import { startProjector } from './projector';
 

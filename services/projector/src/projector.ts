@@ -4,7 +4,7 @@ import { eventCatalogue } from '@shop/contracts';
 import { dataEncryptionKey, ProjectorConfig } from '@shop/config';
 import { createDatabase, DatabaseHandle, migrateReadModel } from '@shop/db';
 import { connectNats, EventStore } from '@shop/eventstore';
-import { Logger } from '@shop/observability';
+import { Logger } from '@shop/logging';
 import {
   natsCheck,
   postgresCheck,

@@ -1,7 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import type { SearchConfig } from '@shop/config';
-import type { Logger } from '@shop/observability';
+import type { Logger } from '@shop/logging';
 import { DocsController } from './http/docs.controller';
 import { envelopeExceptionFilter } from '@shop/service-kit';
 import { toErrorResponse } from './http/error-response';

@@ -5,7 +5,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { SearchConfig } from '@shop/config';
 import { installRequestContext } from '@shop/http';
 import { installHttpMetrics, ServiceMetrics } from '@shop/metrics';
-import type { Logger } from '@shop/observability';
+import type { Logger } from '@shop/logging';
 import { AppModule } from './app.module';
 import { toErrorResponse } from './http/error-response';
 import { SearchNatsServer } from './infrastructure/search-nats-server';

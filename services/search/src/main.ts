@@ -1,6 +1,6 @@
 import { loadConfigOrExit, searchEnv } from '@shop/config';
 import { MetricsEndpoint } from '@shop/metrics';
-import { createLogger } from '@shop/observability';
+import { createLogger } from '@shop/logging';
 import { runService } from '@shop/service-kit';
 import { startSearchService } from './bootstrap';
 

@@ -1,7 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, Provider } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import type { FastifyReply } from 'fastify';
-import type { Logger } from '@shop/observability';
+import type { Logger } from '@shop/logging';
 import { LOGGER } from '../tokens';
 import type { ErrorResponse } from './error-response';
 

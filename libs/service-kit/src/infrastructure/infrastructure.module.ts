@@ -11,7 +11,7 @@ import type { Kysely } from 'kysely';
 import type { NatsConnection } from 'nats';
 import type { SharedConfig } from '@shop/config';
 import type { DatabaseHandle } from '@shop/db';
-import type { Logger } from '@shop/observability';
+import type { Logger } from '@shop/logging';
 import type { PositionTracker } from '@shop/projections';
 import type { Redis } from '@shop/redis';
 import { CONFIG, DATABASE, LOGGER, NATS, POSITION_TRACKER, REDIS } from '../tokens';

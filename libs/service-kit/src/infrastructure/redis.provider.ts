@@ -1,5 +1,5 @@
 import type { Provider } from '@nestjs/common';
-import type { Logger } from '@shop/observability';
+import type { Logger } from '@shop/logging';
 import { createRedis, redisReady } from '@shop/redis';
 import { LOGGER, REDIS } from '../tokens';
 

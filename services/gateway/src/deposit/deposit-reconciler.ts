@@ -2,7 +2,7 @@ import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap }
 import type { Kysely } from 'kysely';
 import type { GatewayConfig } from '@shop/config';
 import type { ReadModelDatabase } from '@shop/db';
-import type { Logger } from '@shop/observability';
+import type { Logger } from '@shop/logging';
 import { ReconcileLoop } from '@shop/reactions';
 import { CONFIG, LOGGER, READ_DB } from '../infrastructure/tokens';
 import { DepositCrediting } from './deposit-crediting';

@@ -3,7 +3,7 @@ import type { GatewayConfig } from '@shop/config';
 import { readModel } from '@shop/db';
 import type { DatabaseHandle } from '@shop/db';
 import type { DeciderRunner } from '@shop/eventstore';
-import type { Logger } from '@shop/observability';
+import type { Logger } from '@shop/logging';
 import { CommandExecutor, PositionTracker } from '@shop/projections';
 import { readModelProjections } from '@shop/read-models';
 import { RateLimiter } from '@shop/redis';

@@ -5,7 +5,7 @@ import type { GatewayConfig } from '@shop/config';
 import type { ReadModelDatabase } from '@shop/db';
 import type { EventStore } from '@shop/eventstore';
 import { MemwalMemoryStore, memwalOptionsOf } from '@shop/memory';
-import type { Logger } from '@shop/observability';
+import type { Logger } from '@shop/logging';
 import { ReactionRunner } from '@shop/reactions';
 import { CONFIG, EVENT_STORE, LOGGER, MEMORY_STORE, READ_DB } from '../infrastructure/tokens';
 import type { AgentMemory } from './agent-memory';

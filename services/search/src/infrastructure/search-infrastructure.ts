@@ -3,7 +3,7 @@ import type { SearchConfig } from '@shop/config';
 import { migrateSchema } from '@shop/db';
 import type { DatabaseHandle } from '@shop/db';
 import type { DeciderRunner } from '@shop/eventstore';
-import type { Logger } from '@shop/observability';
+import type { Logger } from '@shop/logging';
 import { CommandExecutor, PositionTracker } from '@shop/projections';
 import { DATABASE, DECIDER_RUNNER, InfrastructureModule, POSITION_TRACKER } from '@shop/service-kit';
 import { searchMigrations } from '../payment/read-model/search-migrations';

@@ -2,7 +2,7 @@ import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
 import type { SearchConfig } from '@shop/config';
 import type { DatabaseHandle } from '@shop/db';
 import type { EventStore } from '@shop/eventstore';
-import type { Logger } from '@shop/observability';
+import type { Logger } from '@shop/logging';
 import { ProjectionRunner } from '@shop/projections';
 import { searchProjections } from '../payment/read-model/search-projections';
 import { CONFIG, DATABASE, EVENT_STORE, LOGGER } from '@shop/service-kit';

@@ -4,7 +4,7 @@ import type { SearchConfig } from '@shop/config';
 import { paymentDecider } from '@shop/domain';
 import { DeciderRunner } from '@shop/eventstore';
 import type { OpenWork } from '@shop/metrics';
-import type { Logger } from '@shop/observability';
+import type { Logger } from '@shop/logging';
 import { ReconcileLoop } from '@shop/reactions';
 import { RedisLock } from '@shop/redis';
 import { CONFIG, DECIDER_RUNNER, LOGGER } from '@shop/service-kit';

@@ -1,6 +1,6 @@
 import { Controller, Inject, Type } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import type { Logger } from '@shop/observability';
+import type { Logger } from '@shop/logging';
 import {
   FindProductReply,
   findProductRequestSchema,
