@@ -5,7 +5,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig, projectorEnv } from '@shop/config';
 import { systemActor } from '@shop/contracts';
-import { createLogger } from '@shop/observability';
+import { createLogger } from '@shop/logging';
 import { dropSchema, openTestEventStore, testEnvironment, TestEventStore } from '@shop/testing';
 import { RunningProjector, startProjector } from '../../services/projector/src/projector';
 

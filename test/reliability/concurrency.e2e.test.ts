@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import { Webhook } from 'svix';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig, searchEnv } from '@shop/config';
-import { createLogger } from '@shop/observability';
+import { createLogger } from '@shop/logging';
 import { ProviderClient } from '@shop/provider';
 import { startSuiSandbox, SuiSandbox } from '@shop/sandbox-sui';
 import { startSearchService } from '../../services/search/src/bootstrap';

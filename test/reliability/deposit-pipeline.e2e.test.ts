@@ -7,7 +7,7 @@ import { decimalToMist } from '@shop/chain';
 import { loadConfig, searchEnv, type SearchConfig } from '@shop/config';
 import { depositDecider } from '@shop/domain';
 import { DeciderRunner } from '@shop/eventstore';
-import { createLogger } from '@shop/observability';
+import { createLogger } from '@shop/logging';
 import { ProviderClient } from '@shop/provider';
 import type { FaultMode as ProviderFaultMode } from '@shop/sandbox-provider';
 import { startSuiSandbox, SuiSandbox, type FaultMode as ChainFaultMode } from '@shop/sandbox-sui';

@@ -12,7 +12,7 @@ import { gatewayEnv, loadConfig, projectorEnv } from '@shop/config';
 import { eventCatalogue } from '@shop/contracts';
 import { createDatabase, DatabaseHandle } from '@shop/db';
 import { connectNats, EventStore } from '@shop/eventstore';
-import { createLogger, Logger } from '@shop/observability';
+import { createLogger, Logger } from '@shop/logging';
 import { rebuildProjections, TableChecksum, tableChecksums } from '@shop/projections';
 import { readModelMigrations, readModelProjections } from '@shop/read-models';
 import { createRedis, redisReady } from '@shop/redis';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Ed25519Keypair } from '@mysten/sui/keypairs/ed25519';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig, searchEnv } from '@shop/config';
-import { createLogger } from '@shop/observability';
+import { createLogger } from '@shop/logging';
 import { startSuiSandbox, SuiSandbox } from '@shop/sandbox-sui';
 import { startApifySandbox, type ApifySandbox } from '../../infra/sandbox/apify/src';
 import { startSearchService } from '../../services/search/src/bootstrap';

@@ -4,7 +4,7 @@ export * from './system-prompt';
 export * from './title-prompt';
 export * from './offline-model';
 export { titleFor } from './offline/title-for';
-export * from './assistant-config';
+export * from './chat-model-settings';
 export * from './model-factory';
 export { planOfflineAnswer, type OfflineAnswer } from './offline/offline-answer';
 export type { PlannedCall, Step } from './offline/planner';

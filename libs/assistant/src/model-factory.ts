@@ -1,6 +1,6 @@
 import { createOpenAI } from '@ai-sdk/openai';
 import type { LanguageModelV3 } from '@ai-sdk/provider';
-import type { AssistantConfig } from './assistant-config';
+import type { ChatModelSettings } from './chat-model-settings';
 import { OfflineChatModel } from './offline-model';
 
 export const DEFAULT_CHAT_MODEL = 'gpt-4o-mini';
@@ -14,7 +14,7 @@ export const OFFLINE_CHAT_MODEL = 'offline';
  * `.chat()` selects the Chat Completions API, which OpenAI-compatible servers implement, rather than
  * OpenAI's own Responses API.
  */
-export function createChatModel(config: AssistantConfig): LanguageModelV3 {
+export function createChatModel(config: ChatModelSettings): LanguageModelV3 {
   if (!config.OPENAI_API_KEY || config.CHAT_MODEL === OFFLINE_CHAT_MODEL) return new OfflineChatModel();
   const openai = createOpenAI({
     apiKey: config.OPENAI_API_KEY,

@@ -1,11 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  assistantEnv,
-  createChatModel,
-  DEFAULT_CHAT_MODEL,
-  OFFLINE_CHAT_MODEL,
-  OfflineChatModel,
-} from '../src';
+import { assistantEnv } from '@shop/config';
+import { createChatModel, DEFAULT_CHAT_MODEL, OFFLINE_CHAT_MODEL, OfflineChatModel } from '../src';
 
 describe('createChatModel', () => {
   it('uses the offline model without an API key', () => {

@@ -2,7 +2,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { SuiClient } from '@mysten/sui/client';
 import { Kysely } from 'kysely';
 import pg from 'pg';
-import { DEFAULT_RETRY_POLICY, EventCursor, queryContractEvents } from '@shop/chain';
+import { EventCursor, queryContractEvents } from '@shop/chain';
+import { defaultRetryPolicy } from '@shop/retry';
 import { systemActor } from '@shop/contracts';
 import { EventStore, WrongExpectedSequenceError } from '@shop/eventstore';
 import { chainEventId, chainEventRecord } from './chain-event-record';
@@ -64,7 +65,7 @@ export class ChainIndexer {
       this.options.packageId,
       cursor,
       this.options.pageSize ?? 50,
-      DEFAULT_RETRY_POLICY,
+      defaultRetryPolicy,
     );
     for (const event of page.events) {
       try {

@@ -14,7 +14,8 @@ import {
 import { ChainAbortError, ChainError, ChainExecutionError, ChainInputError, ChainRpcError } from './errors';
 import { parseMoveAbort } from './move-abort';
 import { relayerKeypair } from './relayer-key';
-import { DEFAULT_RETRY_POLICY, withTransportRetry, type RetryPolicy } from './retry';
+import { defaultRetryPolicy, type RetryPolicy } from '@shop/retry';
+import { withTransportRetry } from './retry';
 import { TransactionSubmitter } from './transaction-submitter';
 
 export interface CartContractClientOptions {
@@ -72,7 +73,7 @@ export class CartContractClient {
   constructor(private readonly options: CartContractClientOptions) {
     this.packageId = normalizeAddress(options.packageId);
     this.registryId = normalizeAddress(options.registryId);
-    this.retry = { ...DEFAULT_RETRY_POLICY, ...options.retry };
+    this.retry = { ...defaultRetryPolicy, ...options.retry };
     const signer = typeof options.relayer === 'string' ? relayerKeypair(options.relayer) : options.relayer;
     this.submitter = new TransactionSubmitter(options.client, signer, {
       retry: this.retry,

@@ -4,7 +4,8 @@ import { sameStructType } from './addresses';
 import { cartContract } from './contract-interface';
 import { ChainError } from './errors';
 import { assertSchemaMatchesFields, moveAddress, moveIdVector, moveUid } from './move-values';
-import { withTransportRetry, type RetryPolicy } from './retry';
+import type { RetryPolicy } from '@shop/retry';
+import { withTransportRetry } from './retry';
 
 export interface CartState {
   cartId: string;

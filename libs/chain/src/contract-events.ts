@@ -4,7 +4,8 @@ import { normalizeAddress, sameStructType } from './addresses';
 import { cartContract, CART_EVENT_NAMES, type CartEventName } from './contract-interface';
 import { ChainError } from './errors';
 import { assertSchemaMatchesFields, moveAddress, moveString, moveU64 } from './move-values';
-import { withTransportRetry, type RetryPolicy } from './retry';
+import type { RetryPolicy } from '@shop/retry';
+import { withTransportRetry } from './retry';
 
 /** Position in the node's event stream; persist it to resume an indexer. */
 export interface EventCursor {

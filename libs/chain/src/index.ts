@@ -4,7 +4,7 @@ export * from './contract-interface';
 export * from './errors';
 export * from './move-abort';
 export * from './relayer-key';
-export { DEFAULT_RETRY_POLICY, isTransportFailure, type RetryPolicy } from './retry';
+export { isTransportFailure } from './retry';
 export * from './sui-rpc-client';
 export * from './contract-events';
 export type { CartState } from './cart-state';

@@ -1,14 +1,6 @@
 import { JsonRpcError, SuiHTTPStatusError } from '@mysten/sui/client';
+import { backoffMs, type RetryPolicy } from '@shop/retry';
 import { ChainError, ChainRpcError, ChainTransportError } from './errors';
-
-export interface RetryPolicy {
-  /** Total tries, the first included. */
-  attempts: number;
-  baseDelayMs: number;
-  maxDelayMs: number;
-}
-
-export const DEFAULT_RETRY_POLICY: RetryPolicy = { attempts: 3, baseDelayMs: 200, maxDelayMs: 2_000 };
 
 /**
  * True when the request may never have been answered by the node: the connection failed or was
@@ -22,10 +14,6 @@ export function isTransportFailure(error: unknown): boolean {
   if (error instanceof DOMException) return error.name === 'TimeoutError' || error.name === 'AbortError';
   if (error instanceof TypeError) return error.message === 'fetch failed';
   return error instanceof SyntaxError;
-}
-
-export function retryDelayMs(policy: RetryPolicy, failedAttempt: number): number {
-  return Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (failedAttempt - 1));
 }
 
 export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
@@ -50,15 +38,15 @@ export function toChainError(error: unknown, attempts: number, digest?: string):
 
 /**
  * Runs a request that is safe to repeat and repeats it only on transport failures, with
- * exponential backoff, at most `policy.attempts` times in all.
+ * exponential backoff, at most `policy.maxAttempts` times in all.
  */
 export async function withTransportRetry<T>(policy: RetryPolicy, operation: () => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt += 1) {
     try {
       return await operation();
     } catch (error) {
-      if (!isTransportFailure(error) || attempt >= policy.attempts) throw toChainError(error, attempt);
-      await sleep(retryDelayMs(policy, attempt));
+      if (!isTransportFailure(error) || attempt >= policy.maxAttempts) throw toChainError(error, attempt);
+      await sleep(backoffMs(policy, attempt));
     }
   }
 }

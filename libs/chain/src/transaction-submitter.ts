@@ -8,15 +8,9 @@ import type { Keypair } from '@mysten/sui/cryptography';
 import { Transaction, TransactionDataBuilder } from '@mysten/sui/transactions';
 import { SUI_TYPE_ARG } from '@mysten/sui/utils';
 import { ChainError, ChainExecutionError, ChainTransportError } from './errors';
+import { backoffMs, type RetryPolicy } from '@shop/retry';
 import { parseMoveAbort } from './move-abort';
-import {
-  isTransportFailure,
-  retryDelayMs,
-  sleep,
-  toChainError,
-  withTransportRetry,
-  type RetryPolicy,
-} from './retry';
+import { isTransportFailure, sleep, toChainError, withTransportRetry } from './retry';
 
 export interface SubmitterOptions {
   retry: RetryPolicy;
@@ -141,11 +135,11 @@ export class TransactionSubmitter {
     signature: string,
     digest: string,
   ): Promise<SuiTransactionBlockResponse> {
-    const { attempts } = this.options.retry;
+    const { maxAttempts: attempts } = this.options.retry;
     let lastFailure: unknown;
     for (let attempt = 1; attempt <= attempts; attempt += 1) {
       if (attempt > 1) {
-        await sleep(retryDelayMs(this.options.retry, attempt - 1));
+        await sleep(backoffMs(this.options.retry, attempt - 1));
         const landed = await this.findExecuted(digest);
         if (landed) return landed;
       }

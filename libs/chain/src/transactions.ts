@@ -4,7 +4,8 @@ import { normalizeAddress } from './addresses';
 import { parseMist } from './amounts';
 import type { EventCursor } from './contract-events';
 import { ChainError, ChainInputError, ChainRpcError } from './errors';
-import { DEFAULT_RETRY_POLICY, withTransportRetry, type RetryPolicy } from './retry';
+import { defaultRetryPolicy, type RetryPolicy } from '@shop/retry';
+import { withTransportRetry } from './retry';
 
 export interface BalanceChange {
   /** The owning address, or null for balances held by shared or immutable objects. */
@@ -46,7 +47,7 @@ const NOT_FOUND = /Could not find the referenced transaction/i;
 export async function getTransaction(
   client: SuiClient,
   digest: string,
-  retry: RetryPolicy = DEFAULT_RETRY_POLICY,
+  retry: RetryPolicy = defaultRetryPolicy,
 ): Promise<ChainTransaction | null> {
   if (!isValidTransactionDigest(digest))
     throw new ChainInputError('not a transaction digest (base58 of 32 bytes)');

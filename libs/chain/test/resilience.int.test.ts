@@ -66,7 +66,7 @@ describe('CartContractClient retries and timeouts', () => {
       packageId: h.sandbox.packageId,
       registryId: h.sandbox.registryId,
       relayer: h.sandbox.relayer.secretKey ?? '',
-      retry: { attempts: 2, baseDelayMs: 10, maxDelayMs: 10 },
+      retry: { maxAttempts: 2, baseDelayMs: 10, maxDelayMs: 10 },
     });
     h.sandbox.setLatency(400, { method: 'suix_getDynamicFieldObject' });
 
@@ -85,7 +85,7 @@ describe('CartContractClient retries and timeouts', () => {
       packageId: h.sandbox.packageId,
       registryId: h.sandbox.registryId,
       relayer: h.sandbox.relayer.secretKey ?? '',
-      retry: { attempts: 3, baseDelayMs: 10, maxDelayMs: 10 },
+      retry: { maxAttempts: 3, baseDelayMs: 10, maxDelayMs: 10 },
     });
     h.sandbox.setLatency(500, { method: 'sui_executeTransactionBlock' });
 

@@ -24,7 +24,7 @@ export async function startHarness(overrides: Partial<CartContractClientOptions>
     packageId: sandbox.packageId,
     registryId: sandbox.registryId,
     relayer: sandbox.relayer.secretKey ?? '',
-    retry: { attempts: 3, baseDelayMs: 10, maxDelayMs: 50 },
+    retry: { maxAttempts: 3, baseDelayMs: 10, maxDelayMs: 50 },
     localExecutionTimeoutMs: 1_000,
     ...overrides,
   });

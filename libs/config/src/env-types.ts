@@ -10,6 +10,13 @@ export const booleanFlag = (fallback: boolean) =>
 
 export const url = z.url();
 
+/** Deployment files often pass a variable that is unset upstream as "": that means "not configured". */
+export const unsetWhenEmpty = <T extends z.ZodType>(schema: T) =>
+  z.preprocess(
+    (value) => (typeof value === 'string' && value.trim() === '' ? undefined : value),
+    schema.optional(),
+  );
+
 /** Subject tokens and stream names must not contain NATS wildcards, separators or whitespace. */
 export const natsToken = z.string().regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, "_" or "-" only');
 

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { assistantEnv } from '@shop/assistant';
-import { memwalEnv } from '@shop/memory';
 import { hex32Bytes, port, sqlIdentifier, url } from './env-types';
 import { reconcileIntervalMs, relayerPrivateKey, suiAddress, suiCoinType } from './chain-config';
 import { indexerFields } from './chain-indexer-config';
+import { assistantEnv } from './assistant-config';
+import { memwalEnv } from './memwal-config';
 import { sharedEnv } from './shared-config';
 
 const onchainVariables = [
@@ -87,8 +87,7 @@ export const gatewayEnv = sharedEnv
       { when: () => true },
     ),
   )
-  // The chat model's and MemWal's variables are defined by their libraries; intersected rather than
-  // spread into the object so MemWal keeps its own cross-field rule.
+  // Intersected rather than spread into the object so MemWal keeps its own cross-field rule.
   .and(assistantEnv)
   .and(memwalEnv);
 

@@ -9,3 +9,5 @@ export * from './provider-sandbox-config';
 export * from './chain-config';
 export * from './chain-indexer-config';
 export * from './data-encryption-key';
+export * from './assistant-config';
+export * from './memwal-config';

@@ -3,6 +3,5 @@ export * from './api-schema';
 export * from './validated';
 export * from './openapi-document';
 export * from './describe-zod-error';
-export * from './domain-error-status';
 export * from './swagger-ui';
 export * from './request-context';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { Logger, withCorrelationId } from '@shop/observability';
+import { Logger, withCorrelationId } from '@shop/logging';
 
 const correlationHeader = 'x-correlation-id';
 const acceptable = /^[A-Za-z0-9._:-]{1,100}$/;

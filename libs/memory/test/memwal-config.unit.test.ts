@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { memwalEnv, memwalOptionsOf } from '../src';
+import { memwalEnv } from '@shop/config';
+import { memwalOptionsOf } from '../src';
 
 const KEY = '9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60';
 

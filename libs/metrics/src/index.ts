@@ -14,3 +14,4 @@ export * from './nest/probes.controller';
 export * from './nest/observability.module';
 export * from './nest/metrics-endpoint';
 export * from './open-work';
+export * from './hosted-projections';

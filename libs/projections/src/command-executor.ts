@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Actor, AggregateName } from '@shop/contracts';
 import { Decider } from '@shop/domain';
 import { CommandOutcome, DeciderRunner } from '@shop/eventstore';
-import { currentCorrelationId } from '@shop/observability';
+import { currentCorrelationId } from '@shop/logging';
 import { ConsistencyPositions } from './consistency-token';
 import { PositionTracker } from './position-tracker';
 

@@ -1,14 +1,6 @@
 import { z } from 'zod';
+import { backoffMs, defaultRetryPolicy, type RetryPolicy } from '@shop/retry';
 import { errorFromResponse, ProviderError } from './provider-error';
-
-export interface RetryPolicy {
-  /** Attempts in total, the first one included. */
-  maxAttempts: number;
-  baseDelayMs: number;
-  maxDelayMs: number;
-}
-
-export const defaultRetryPolicy: RetryPolicy = { maxAttempts: 3, baseDelayMs: 200, maxDelayMs: 2_000 };
 
 export interface ProviderHttpOptions {
   baseUrl: string;
@@ -138,7 +130,7 @@ export class ProviderHttp {
 
   /** Exponential with jitter, so clients that failed together do not come back together. */
   private backoff(attempt: number): number {
-    const ceiling = Math.min(this.retry.maxDelayMs, this.retry.baseDelayMs * 2 ** (attempt - 1));
+    const ceiling = backoffMs(this.retry, attempt);
     return ceiling / 2 + (Math.random() * ceiling) / 2;
   }
 }

@@ -1,7 +1,6 @@
 export * from './provider-client';
 export * from './provider-error';
-export { defaultRetryPolicy } from './http';
-export type { ProviderHttpOptions, RetryPolicy } from './http';
+export type { ProviderHttpOptions } from './http';
 export * from './order-schemas';
 export * from './wallet-schemas';
 export * from './session-schemas';

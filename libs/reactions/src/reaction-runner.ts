@@ -3,7 +3,7 @@ import { AckPolicy, Consumer, ConsumerMessages, DeliverPolicy, JsMsg, nanos } fr
 import pg from 'pg';
 import { RecordedEvent } from '@shop/contracts';
 import { EventStore } from '@shop/eventstore';
-import { withCorrelationId } from '@shop/observability';
+import { withCorrelationId } from '@shop/logging';
 import { Reaction } from './reaction';
 import { ReactionParking } from './reaction-parking';
 import { UnprocessableEvent } from './unprocessable-event';

@@ -1,4 +1,4 @@
-import type { Logger } from '@shop/observability';
+import type { Logger } from '@shop/logging';
 
 /** Items of open work driven per round; the rest wait for the next one. */
 const BATCH = 100;

@@ -8,14 +8,12 @@ import {
   OpsServer,
   postgresCheck,
   projectionBatchMetrics,
-  ProjectionStatusSampler,
-  registerConsumerStatus,
-  registerProjectionStatus,
+  registerHostedProjections,
   ServiceMetrics,
   startOpsServer,
 } from '@shop/metrics';
-import { Logger } from '@shop/observability';
-import { consumerNameFor, ProjectionRunner } from '@shop/projections';
+import { Logger } from '@shop/logging';
+import { ProjectionRunner } from '@shop/projections';
 import { analyticsProjections } from './analytics-projections';
 import { operatorReportRoute } from './operator-report-route';
 import { AnalyticsDatabase } from './schema/analytics-database';
@@ -63,12 +61,7 @@ export async function startAnalytics(config: AnalyticsConfig, logger: Logger): P
       }),
   );
   const names = analyticsProjections.map((p) => p.name);
-  registerProjectionStatus(
-    metrics,
-    new ProjectionStatusSampler(store, untyped, config.ANALYTICS_SCHEMA, names),
-  );
-  const consumers = new Set(names.map(consumerNameFor));
-  registerConsumerStatus(metrics, store, (name) => consumers.has(name));
+  registerHostedProjections(metrics, store, untyped, config.ANALYTICS_SCHEMA, names);
   for (const runner of runners) runner.start();
 
   const db = database.db.withSchema(config.ANALYTICS_SCHEMA) as unknown as Kysely<AnalyticsDatabase>;

@@ -6,7 +6,7 @@ import { AggregateName, eventCatalogue, NewEvent } from '@shop/contracts';
 import { createDatabase, DatabaseHandle } from '@shop/db';
 import { buildCommit, encodeCommit } from '@shop/eventstore';
 import { parsePrometheusText, sampleValue } from '@shop/metrics';
-import { createLogger } from '@shop/observability';
+import { createLogger } from '@shop/logging';
 import { rebuildProjections, tableChecksums } from '@shop/projections';
 import { dropSchema, openTestEventStore, testEnvironment, TestEventStore } from '@shop/testing';
 import {

@@ -1,13 +1,13 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { APP_FILTER } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
 import type { GatewayConfig } from '@shop/config';
-import type { Logger } from '@shop/observability';
-import { AllExceptionsFilter } from './http/all-exceptions.filter';
+import type { Logger } from '@shop/logging';
 import { DocsController } from './http/docs.controller';
 import { HealthController } from './http/health.controller';
 import type { GatewayOverrides } from './infrastructure/gateway-overrides';
-import { InfrastructureModule } from './infrastructure/infrastructure.module';
+import { envelopeExceptionFilter } from '@shop/service-kit';
+import { toErrorResponse } from './http/error-envelope';
+import { gatewayInfrastructure } from './infrastructure/gateway-infrastructure';
 import { gatewayObservability } from './infrastructure/observability';
 import type { ServiceMetrics } from '@shop/metrics';
 import { CartModule } from './cart/cart.module';
@@ -37,7 +37,7 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [
-        InfrastructureModule.forRoot(config, logger, overrides),
+        gatewayInfrastructure(config, logger, overrides),
         gatewayObservability(config, metrics),
         CqrsModule.forRoot(),
         ConsistencyModule.register(metrics),
@@ -56,7 +56,7 @@ export class AppModule {
         ...(servesCatalogImages(config) ? [CatalogImagesModule] : []),
       ],
       controllers: [HealthController, DocsController],
-      providers: [{ provide: APP_FILTER, useClass: AllExceptionsFilter }],
+      providers: [envelopeExceptionFilter(toErrorResponse)],
     };
   }
 }

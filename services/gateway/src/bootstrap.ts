@@ -3,7 +3,7 @@ import fastifyCookie from '@fastify/cookie';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { GatewayConfig } from '@shop/config';
-import type { Logger } from '@shop/observability';
+import type { Logger } from '@shop/logging';
 import { AppModule } from './app.module';
 import { CatalogImageAddress } from './catalog-images/catalog-image-address';
 import { ChainIndexerHost } from './onchain/chain-indexer-host';
@@ -77,7 +77,6 @@ export async function createGatewayApp(
     ],
     maxAge: 600,
   });
-  app.enableShutdownHooks();
   return app;
 }
 

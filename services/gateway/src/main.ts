@@ -1,9 +1,10 @@
 import { gatewayEnv, loadConfigOrExit } from '@shop/config';
 import { MetricsEndpoint } from '@shop/metrics';
-import { createLogger } from '@shop/observability';
+import { createLogger } from '@shop/logging';
+import { runService } from '@shop/service-kit';
 import { createGatewayApp, listenGateway } from './bootstrap';
 
-async function main(): Promise<void> {
+runService('gateway', async () => {
   const config = loadConfigOrExit(gatewayEnv, 'gateway');
   const logger = createLogger('gateway', config.LOG_LEVEL);
   const app = await createGatewayApp(config, logger);
@@ -15,11 +16,5 @@ async function main(): Promise<void> {
     },
     'gateway listening',
   );
-}
-
-main().catch((error: unknown) => {
-  process.stderr.write(
-    `[gateway] failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-  );
-  process.exit(1);
+  return { logger, stop: () => app.close() };
 });

@@ -4,7 +4,7 @@ import type { GatewayConfig } from '@shop/config';
 import { migrateSchema, reactionsMigrations } from '@shop/db';
 import type { DatabaseHandle, ReactionsDatabase } from '@shop/db';
 import type { EventStore } from '@shop/eventstore';
-import type { Logger } from '@shop/observability';
+import type { Logger } from '@shop/logging';
 import { PostgresReactionParking, ReactionRunner } from '@shop/reactions';
 import type { ReactionParking } from '@shop/reactions';
 import { CONFIG, DATABASE, EVENT_STORE, LOGGER } from './infrastructure/tokens';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Ed25519Keypair } from '@mysten/sui/keypairs/ed25519';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig, searchEnv } from '@shop/config';
-import { createLogger } from '@shop/observability';
+import { createLogger } from '@shop/logging';
 import { systemActor } from '@shop/contracts';
 import { depositDecider } from '@shop/domain';
 import { DeciderRunner } from '@shop/eventstore';

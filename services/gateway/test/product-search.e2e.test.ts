@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig, searchEnv } from '@shop/config';
-import { createLogger } from '@shop/observability';
+import { createLogger } from '@shop/logging';
 import { ProductSearch } from '@shop/product-search';
 import { ApifySandbox, startApifySandbox } from '@shop/sandbox-apify';
 import { startSearchService } from '../../search/src/bootstrap';

@@ -1,6 +1,6 @@
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { gatewayEnv, loadConfig, projectorEnv } from '@shop/config';
-import { createLogger } from '@shop/observability';
+import { createLogger } from '@shop/logging';
 import { ProviderSandbox, startProviderSandbox } from '@shop/sandbox-provider';
 import { eventCatalogue } from '@shop/contracts';
 import { createDatabase, DatabaseHandle } from '@shop/db';

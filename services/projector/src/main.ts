@@ -1,9 +1,10 @@
 import { loadConfigOrExit, projectorEnv } from '@shop/config';
 import { startOpsServer } from '@shop/metrics';
-import { createLogger } from '@shop/observability';
+import { createLogger } from '@shop/logging';
+import { runService } from '@shop/service-kit';
 import { startProjector } from './projector';
 
-async function main(): Promise<void> {
+runService('projector', async () => {
   const config = loadConfigOrExit(projectorEnv, 'projector');
   const logger = createLogger('projector', config.LOG_LEVEL);
   const projector = await startProjector(config, logger);
@@ -14,26 +15,5 @@ async function main(): Promise<void> {
     port: config.METRICS_PORT,
   });
   logger.info({ url: ops.url }, 'projector metrics listening');
-  let stopping = false;
-  const shutdown = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, 'draining projector');
-    Promise.all([ops.close(), projector.stop()]).then(
-      () => process.exit(0),
-      (error: unknown) => {
-        logger.error({ err: error }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
-  };
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
-  process.on('SIGINT', () => shutdown('SIGINT'));
-}
-
-main().catch((error: unknown) => {
-  process.stderr.write(
-    `[projector] failed to start: ${error instanceof Error ? error.message : String(error)}\n`,
-  );
-  process.exit(1);
+  return { logger, stop: () => Promise.all([ops.close(), projector.stop()]).then(() => undefined) };
 });

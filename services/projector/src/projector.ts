@@ -4,19 +4,17 @@ import { eventCatalogue } from '@shop/contracts';
 import { dataEncryptionKey, ProjectorConfig } from '@shop/config';
 import { createDatabase, DatabaseHandle } from '@shop/db';
 import { connectNats, EventStore } from '@shop/eventstore';
-import { Logger } from '@shop/observability';
+import { Logger } from '@shop/logging';
 import {
   natsCheck,
   postgresCheck,
   projectionBatchMetrics,
-  ProjectionStatusSampler,
   ReadinessCheck,
   redisCheck,
-  registerConsumerStatus,
-  registerProjectionStatus,
+  registerHostedProjections,
   ServiceMetrics,
 } from '@shop/metrics';
-import { consumerNameFor, ProjectionRunner } from '@shop/projections';
+import { ProjectionRunner } from '@shop/projections';
 import {
   cacheInvalidator,
   cartCache,
@@ -80,12 +78,7 @@ export async function startProjector(config: ProjectorConfig, logger: Logger): P
       }),
   );
   const names = projections.map((p) => p.name);
-  registerProjectionStatus(
-    metrics,
-    new ProjectionStatusSampler(store, database.db as Kysely<unknown>, config.READ_MODEL_SCHEMA, names),
-  );
-  const consumers = new Set(names.map(consumerNameFor));
-  registerConsumerStatus(metrics, store, (name) => consumers.has(name));
+  registerHostedProjections(metrics, store, database.db as Kysely<unknown>, config.READ_MODEL_SCHEMA, names);
   for (const runner of runners) runner.start();
   logger.info(
     { projections: projections.map((p) => p.name), schema: config.READ_MODEL_SCHEMA },

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig, projectorEnv } from '@shop/config';
 import { OpsServer, parsePrometheusText, sampleValue, startOpsServer } from '@shop/metrics';
-import { createLogger } from '@shop/observability';
+import { createLogger } from '@shop/logging';
 import { dropSchema, openTestEventStore, testEnvironment, TestEventStore } from '@shop/testing';
 import { RunningProjector, startProjector } from '../src/projector';
 

@@ -1,11 +1,11 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { APP_FILTER } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
 import type { SearchConfig } from '@shop/config';
-import type { Logger } from '@shop/observability';
-import { AllExceptionsFilter } from './http/all-exceptions.filter';
+import type { Logger } from '@shop/logging';
 import { DocsController } from './http/docs.controller';
-import { InfrastructureModule } from './infrastructure/infrastructure.module';
+import { envelopeExceptionFilter } from '@shop/service-kit';
+import { toErrorResponse } from './http/error-response';
+import { searchInfrastructure } from './infrastructure/search-infrastructure';
 import type { ServiceMetrics } from '@shop/metrics';
 import { searchObservability } from './observability';
 import { PaymentModule } from './payment/payment.module';
@@ -17,14 +17,14 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [
-        InfrastructureModule.forRoot(config, logger),
+        searchInfrastructure(config, logger),
         searchObservability(config, metrics),
         CqrsModule.forRoot(),
         SearchModule.register(config),
         PaymentModule.register(config),
       ],
       controllers: [DocsController],
-      providers: [{ provide: APP_FILTER, useClass: AllExceptionsFilter }],
+      providers: [envelopeExceptionFilter(toErrorResponse)],
     };
   }
 }

@@ -5,7 +5,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { SearchConfig } from '@shop/config';
 import { installRequestContext } from '@shop/http';
 import { installHttpMetrics, ServiceMetrics } from '@shop/metrics';
-import type { Logger } from '@shop/observability';
+import type { Logger } from '@shop/logging';
 import { AppModule } from './app.module';
 import { toErrorResponse } from './http/error-response';
 import { SearchNatsServer } from './infrastructure/search-nats-server';
@@ -35,7 +35,7 @@ export async function createSearchApp(
     // The router's own refusals (bad URL encoding, over-long parameter) never reach Nest's filters.
     frameworkErrors: (error: FastifyError, _request: FastifyRequest, reply: FastifyReply) => {
       const response = toErrorResponse(error);
-      reply.code(response.httpStatus).send(response.body);
+      reply.code(response.status).send(response.body);
     },
   });
   installRequestContext(adapter.getInstance(), logger);

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Ed25519Keypair } from '@mysten/sui/keypairs/ed25519';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { loadConfig, SearchConfig, searchEnv } from '@shop/config';
-import { createLogger } from '@shop/observability';
+import { createLogger } from '@shop/logging';
 import { createRedis, redisReady } from '@shop/redis';
 import { dropSchema, openTestEventStore, testEnvironment, TestEnvironment } from '@shop/testing';
 // Workspace packages outside libs/ have no path alias, so the stand-ins are imported by path.

@@ -1,4 +1,5 @@
 import { loadConfigOrExit, port } from '@shop/config';
+import { runService } from '@shop/service-kit';
 import { z } from 'zod';
 import { startApifySandbox } from './server';
 
@@ -8,7 +9,7 @@ const apifySandboxEnv = z.object({
   APIFY_SANDBOX_TOKEN: z.string().min(1).default('apify_sandbox_local'),
 });
 
-async function main(): Promise<void> {
+runService('sandbox-apify', async () => {
   const config = loadConfigOrExit(apifySandboxEnv, 'sandbox-apify');
   const sandbox = await startApifySandbox({
     host: config.HOST,
@@ -19,18 +20,5 @@ async function main(): Promise<void> {
   process.stdout.write(
     `  set APIFY_API_BASE_URL=${sandbox.url} and APIFY_API_TOKEN to APIFY_SANDBOX_TOKEN's value\n`,
   );
-
-  const stop = (): void => {
-    sandbox.close().then(
-      () => process.exit(0),
-      () => process.exit(1),
-    );
-  };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
-}
-
-main().catch((error: unknown) => {
-  process.stderr.write(`[sandbox-apify] failed to start: ${String(error)}\n`);
-  process.exit(1);
+  return { stop: () => sandbox.close() };
 });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { OFFLINE_MODEL_ID } from '@shop/assistant';
 import { loadConfigOrExit, port, sharedEnv } from '@shop/config';
+import { runService } from '@shop/service-kit';
 import { DEFAULT_MODEL_SANDBOX_KEY, startModelSandbox } from './server';
 
 const modelSandboxEnv = sharedEnv.pick({ NODE_ENV: true, LOG_LEVEL: true }).extend({
@@ -19,7 +20,7 @@ const modelSandboxEnv = sharedEnv.pick({ NODE_ENV: true, LOG_LEVEL: true }).exte
     ),
 });
 
-async function main(): Promise<void> {
+runService('sandbox-model', async () => {
   const config = loadConfigOrExit(modelSandboxEnv, 'sandbox-model');
   const sandbox = await startModelSandbox({
     host: config.HOST,
@@ -32,18 +33,5 @@ async function main(): Promise<void> {
   process.stdout.write(
     `  set OPENAI_BASE_URL=${sandbox.baseURL}, OPENAI_API_KEY to MODEL_SANDBOX_API_KEY's value and CHAT_MODEL=${sandbox.models[0]}\n`,
   );
-
-  const stop = (): void => {
-    sandbox.close().then(
-      () => process.exit(0),
-      () => process.exit(1),
-    );
-  };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
-}
-
-main().catch((error: unknown) => {
-  process.stderr.write(`[sandbox-model] failed to start: ${String(error)}\n`);
-  process.exit(1);
+  return { stop: () => sandbox.close() };
 });

@@ -1,7 +1,8 @@
 import { loadConfigOrExit, providerSandboxEnv } from '@shop/config';
+import { runService } from '@shop/service-kit';
 import { startProviderSandbox } from './sandbox-server';
 
-async function main(): Promise<void> {
+runService('sandbox-provider', async () => {
   const config = loadConfigOrExit(providerSandboxEnv, 'sandbox-provider');
   const webhook =
     config.PROVIDER_WEBHOOK_URL && config.PROVIDER_WEBHOOK_SECRET
@@ -21,18 +22,5 @@ async function main(): Promise<void> {
   process.stdout.write(
     `  webhooks ${webhook ? `to ${webhook.url}` : 'not sent (PROVIDER_WEBHOOK_URL unset)'}\n`,
   );
-
-  const stop = (): void => {
-    sandbox.close().then(
-      () => process.exit(0),
-      () => process.exit(1),
-    );
-  };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
-}
-
-main().catch((error: unknown) => {
-  process.stderr.write(`[sandbox-provider] failed to start: ${String(error)}\n`);
-  process.exit(1);
+  return { stop: () => sandbox.close() };
 });

@@ -1,4 +1,5 @@
 import { Ed25519Keypair } from '@mysten/sui/keypairs/ed25519';
+import { runService } from '@shop/service-kit';
 import { startSuiSandbox } from './sandbox';
 
 /*
@@ -6,7 +7,7 @@ import { startSuiSandbox } from './sandbox';
  * CHAIN_RELAYER_PRIVATE_KEY (suiprivkey1… form) when set, so the gateway's configuration works
  * unchanged; otherwise a fresh key is generated and printed to put there.
  */
-async function main(): Promise<void> {
+runService('sandbox-sui', async () => {
   const configuredKey = process.env.CHAIN_RELAYER_PRIVATE_KEY;
   const sandbox = await startSuiSandbox({
     port: Number(process.env.PORT ?? 4030),
@@ -26,20 +27,5 @@ async function main(): Promise<void> {
     ...(sandbox.relayer.secretKey ? [`CHAIN_RELAYER_PRIVATE_KEY=${sandbox.relayer.secretKey}`] : []),
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
-
-  const stop = () => {
-    sandbox.close().then(
-      () => process.exit(0),
-      () => process.exit(1),
-    );
-  };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
-}
-
-main().catch((error: unknown) => {
-  process.stderr.write(
-    `sui sandbox failed to start: ${error instanceof Error ? error.message : String(error)}\n`,
-  );
-  process.exit(1);
+  return { stop: () => sandbox.close() };
 });

@@ -15,7 +15,7 @@ import {
 import { AGENT_MAX_STEPS, buildSystemPrompt } from '@shop/assistant';
 import { DomainError, nameBasedUuid } from '@shop/domain';
 import type { Memory } from '@shop/memory';
-import type { Logger } from '@shop/observability';
+import type { Logger } from '@shop/logging';
 import { CHAT_MODEL, LOGGER, MEMORY_STORE } from '../infrastructure/tokens';
 import type { AgentMemory } from '../memory/agent-memory';
 import type { ChatMessageResponse } from '../sessions/chat-session.schema';

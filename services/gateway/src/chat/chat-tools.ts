@@ -3,7 +3,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { tool, type ToolSet } from 'ai';
 import { productQueryOf, SHOPPING_TOOLS, type CartItemView } from '@shop/assistant';
-import type { Logger } from '@shop/observability';
+import type { Logger } from '@shop/logging';
 import type { ProductSearch } from '@shop/product-search';
 import { preferencesNamespace } from '@shop/read-models';
 import { AddCartItemCommand } from '../cart/add-cart-item.command';

@@ -3,7 +3,7 @@ import { CommandBus } from '@nestjs/cqrs';
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import { generateText } from 'ai';
 import { buildTitlePrompt, cleanTitle } from '@shop/assistant';
-import type { Logger } from '@shop/observability';
+import type { Logger } from '@shop/logging';
 import { CHAT_MODEL, LOGGER } from '../infrastructure/tokens';
 import { RunSessionCommand } from '../sessions/run-session-command';
 

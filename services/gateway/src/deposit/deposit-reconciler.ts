@@ -1,7 +1,7 @@
 import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import type { Kysely } from 'kysely';
 import type { GatewayConfig } from '@shop/config';
-import type { Logger } from '@shop/observability';
+import type { Logger } from '@shop/logging';
 import { ReconcileLoop } from '@shop/reactions';
 import type { ReadModelDatabase } from '@shop/read-models';
 import { CONFIG, LOGGER, READ_DB } from '../infrastructure/tokens';

@@ -1,13 +1,15 @@
 import { HttpException } from '@nestjs/common';
 import { z, ZodError } from 'zod';
 import { DomainError } from '@shop/domain';
-import { apiSchema, describeZodError, statusOfDomainErrorKind } from '@shop/http';
+import { apiSchema, describeZodError } from '@shop/http';
 import {
   ConcurrencyExhaustedError,
   DataKeyDestroyedError,
   EventStoreUnavailableError,
 } from '@shop/eventstore';
 import { isTransientError } from '@shop/projections';
+import { statusOfDomainErrorKind } from '@shop/service-kit';
+import type { ErrorResponse as ServiceErrorResponse } from '@shop/service-kit';
 
 export const errorEnvelopeSchema = apiSchema(
   'Error',
@@ -15,13 +17,7 @@ export const errorEnvelopeSchema = apiSchema(
 );
 export type ErrorEnvelope = z.infer<typeof errorEnvelopeSchema>;
 
-export interface ErrorResponse {
-  status: number;
-  body: ErrorEnvelope;
-  /** Unexpected errors are logged with their stack; expected refusals are not. */
-  unexpected: boolean;
-  headers?: Record<string, string>;
-}
+export type ErrorResponse = ServiceErrorResponse<ErrorEnvelope>;
 
 const codeOfStatus: Record<number, string> = {
   400: 'BAD_REQUEST',

@@ -1,43 +1,34 @@
 import { DynamicModule } from '@nestjs/common';
 import { Kysely } from 'kysely';
-import type { NatsConnection } from 'nats';
 import type { GatewayConfig } from '@shop/config';
 import type { DatabaseHandle, ReactionsDatabase } from '@shop/db';
 import type { EventStore } from '@shop/eventstore';
-import {
-  countAppendedEvents,
-  natsCheck,
-  observeExternalCalls,
-  ObservabilityModule,
-  postgresCheck,
-  redisCheck,
-  registerConsumerStatus,
-  registerOpenWork,
-  ServiceMetrics,
-  timeWriteToReadable,
-} from '@shop/metrics';
+import { registerConsumerStatus, registerOpenWork, ServiceMetrics, timeWriteToReadable } from '@shop/metrics';
 import { CommandExecutor } from '@shop/projections';
 import { PostgresReactionParking } from '@shop/reactions';
 import type { ReadModelDatabase } from '@shop/read-models';
-import type { Redis } from '@shop/redis';
+import { serviceObservability } from '@shop/service-kit';
 import { openDepositWork } from '../deposit/open-deposit-claims';
 import { PendingOnChainCheckouts } from '../onchain/pending-onchain-checkouts';
-import { DATABASE, EVENT_STORE, NATS, READ_DB, REDIS } from './tokens';
+import { DATABASE, EVENT_STORE, READ_DB } from './tokens';
 
 /**
- * The gateway's /metrics and /ready: appended events, write-to-readable times, its reaction
- * consumers, open deposit claims, and the provider and chain calls it makes; ready when NATS, Postgres and Redis answer.
+ * The gateway's /metrics and /ready: the kit's, with write-to-readable times, its reaction
+ * consumers, open deposit claims and on-chain checkouts, and the provider and chain calls it makes.
  */
 export function gatewayObservability(config: GatewayConfig, metrics: ServiceMetrics): DynamicModule {
-  return ObservabilityModule.register({
+  return serviceObservability({
     metrics,
-    metricsServer: { host: config.HOST, port: config.METRICS_PORT },
-    inject: [NATS, EVENT_STORE, DATABASE, REDIS, CommandExecutor, PendingOnChainCheckouts, READ_DB],
-    useFactory: (
-      nc: NatsConnection,
+    config,
+    externalCalls: [
+      ...(config.PROVIDER_API_URL ? [{ client: 'provider', url: config.PROVIDER_API_URL }] : []),
+      ...(config.PROVIDER_JWKS_URL ? [{ client: 'provider', url: config.PROVIDER_JWKS_URL }] : []),
+      ...(config.CHAIN_RPC_URL ? [{ client: 'chain', url: config.CHAIN_RPC_URL }] : []),
+    ],
+    inject: [EVENT_STORE, DATABASE, CommandExecutor, PendingOnChainCheckouts, READ_DB],
+    instrument: (
       store: EventStore,
       database: DatabaseHandle,
-      redis: Redis,
       executor: CommandExecutor,
       pendingCheckouts: PendingOnChainCheckouts,
       readDb: Kysely<ReadModelDatabase>,
@@ -64,20 +55,7 @@ export function gatewayObservability(config: GatewayConfig, metrics: ServiceMetr
           for (const [reaction, count] of counts) gauge.set({ reaction }, count);
         },
       );
-      const external = [
-        ...(config.PROVIDER_API_URL ? [{ client: 'provider', url: config.PROVIDER_API_URL }] : []),
-        ...(config.PROVIDER_JWKS_URL ? [{ client: 'provider', url: config.PROVIDER_JWKS_URL }] : []),
-        ...(config.CHAIN_RPC_URL ? [{ client: 'chain', url: config.CHAIN_RPC_URL }] : []),
-      ];
-      const stops = [
-        countAppendedEvents(metrics, store),
-        timeWriteToReadable(metrics, executor),
-        observeExternalCalls(metrics, external),
-      ];
-      return {
-        checks: [natsCheck(nc, store.jsm), postgresCheck(database.db as Kysely<unknown>), redisCheck(redis)],
-        stop: () => stops.forEach((stop) => stop()),
-      };
+      return [timeWriteToReadable(metrics, executor)];
     },
   });
 }

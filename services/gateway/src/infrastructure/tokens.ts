@@ -1,12 +1,14 @@
-export const CONFIG = Symbol('CONFIG');
-export const LOGGER = Symbol('LOGGER');
-export const NATS = Symbol('NATS');
-export const EVENT_STORE = Symbol('EVENT_STORE');
-export const DECIDER_RUNNER = Symbol('DECIDER_RUNNER');
-export const DATABASE = Symbol('DATABASE');
+export {
+  CONFIG,
+  DATABASE,
+  DECIDER_RUNNER,
+  EVENT_STORE,
+  LOGGER,
+  NATS,
+  POSITION_TRACKER,
+  REDIS,
+} from '@shop/service-kit';
 export const READ_DB = Symbol('READ_DB');
-export const POSITION_TRACKER = Symbol('POSITION_TRACKER');
-export const REDIS = Symbol('REDIS');
 export const RATE_LIMITER = Symbol('RATE_LIMITER');
 export const PROVIDER = Symbol('PROVIDER');
 export const WALLET_VAULT = Symbol('WALLET_VAULT');

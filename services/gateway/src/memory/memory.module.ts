@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
 import type { GatewayConfig } from '@shop/config';
 import type { EventStore } from '@shop/eventstore';
 import { MemwalMemoryStore, memwalOptionsOf } from '@shop/memory';
-import type { Logger } from '@shop/observability';
+import type { Logger } from '@shop/logging';
 import { ReactionRunner } from '@shop/reactions';
 import type { ReadModelDatabase } from '@shop/read-models';
 import { CONFIG, EVENT_STORE, LOGGER, MEMORY_STORE, READ_DB } from '../infrastructure/tokens';

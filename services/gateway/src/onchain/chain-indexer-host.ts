@@ -3,7 +3,7 @@ import { ChainIndexer, startChainIndexer } from '@shop/chain-indexer';
 import type { GatewayConfig } from '@shop/config';
 import type { DatabaseHandle } from '@shop/db';
 import type { EventStore } from '@shop/eventstore';
-import type { Logger } from '@shop/observability';
+import type { Logger } from '@shop/logging';
 import { CONFIG, DATABASE, EVENT_STORE, LOGGER } from '../infrastructure/tokens';
 
 /**

@@ -4,7 +4,7 @@ import { CartContractClient, ChainExecutionError, ChainInputError, ContractCallR
 import { OrderEvent, RecordedEvent, systemActor } from '@shop/contracts';
 import { cartDecider, OrderCommand, orderDecider, userDecider } from '@shop/domain';
 import { DeciderRunner } from '@shop/eventstore';
-import type { Logger } from '@shop/observability';
+import type { Logger } from '@shop/logging';
 import { CommandExecutor } from '@shop/projections';
 import { Reaction } from '@shop/reactions';
 import { CART_CONTRACT, CONFIG, DECIDER_RUNNER, LOGGER } from '../infrastructure/tokens';

@@ -3,19 +3,15 @@ import { ZodError } from 'zod';
 import { ChainError, ChainInputError, ChainTransportError } from '@shop/chain';
 import { DomainError } from '@shop/domain';
 import { ConcurrencyExhaustedError, EventStoreUnavailableError } from '@shop/eventstore';
-import { describeZodError, statusOfDomainErrorKind } from '@shop/http';
+import { describeZodError } from '@shop/http';
 import { LockUnavailableError } from '@shop/redis';
 import { ScraperError } from '@shop/scraper';
+import { statusOfDomainErrorKind } from '@shop/service-kit';
+import type { ErrorResponse as ServiceErrorResponse } from '@shop/service-kit';
 import { Envelope } from './envelope';
 import { OutcomeError } from './outcome-error';
 
-export interface ErrorResponse {
-  httpStatus: number;
-  body: Envelope<unknown> & { message: string };
-  headers?: Record<string, string>;
-  /** Unexpected errors are logged with their stack; expected refusals are not. */
-  unexpected: boolean;
-}
+export type ErrorResponse = ServiceErrorResponse<Envelope<unknown> & { message: string }>;
 
 /** Status strings of generic failures: the HTTP status names. */
 const statusNames: Record<number, string> = {
@@ -47,7 +43,7 @@ function failure(
   extra: { data?: unknown; headers?: Record<string, string>; unexpected?: boolean } = {},
 ): ErrorResponse {
   return {
-    httpStatus,
+    status: httpStatus,
     body: { data: extra.data ?? null, status, code: httpStatus, message },
     ...(extra.headers ? { headers: extra.headers } : {}),
     unexpected: extra.unexpected ?? false,

@@ -1,9 +1,9 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { createSuiClient } from '@shop/chain';
 import type { SearchConfig } from '@shop/config';
-import type { Logger } from '@shop/observability';
+import type { Logger } from '@shop/logging';
 import { RedisLock, type Redis } from '@shop/redis';
-import { LOGGER, REDIS } from '../infrastructure/tokens';
+import { LOGGER, REDIS } from '@shop/service-kit';
 import { DepositForwarder } from './deposit-forwarder';
 import { GetPaymentRecordHandler } from './get-payment-record.query';
 import { PaymentController } from './payment.controller';

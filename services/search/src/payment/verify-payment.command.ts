@@ -2,12 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import type { SuiClient } from '@mysten/sui/client';
-import { getTransaction, type RetryPolicy } from '@shop/chain';
+import { getTransaction } from '@shop/chain';
+import type { RetryPolicy } from '@shop/retry';
 import { assertClaimedBy, DomainError, paymentDecider } from '@shop/domain';
 import { DeciderRunner } from '@shop/eventstore';
 import { RedisLock } from '@shop/redis';
 import { CommandExecutor } from '@shop/projections';
-import { DECIDER_RUNNER } from '../infrastructure/tokens';
+import { DECIDER_RUNNER } from '@shop/service-kit';
 import { PAYMENT_SETTINGS } from './payment-settings';
 import type { PaymentSettings } from './payment-settings';
 import { VerificationResult } from './payment-schemas';
@@ -23,7 +24,7 @@ export const LOCK_TTL_MS = 60_000;
 export const verificationLock = (txHash: string) => `lock:tx_verify:${txHash}`;
 /** A concurrent duplicate waits this long for the first request's outcome, then gets 409. */
 const LOCK_WAIT_MS = 5_000;
-const CHAIN_READ_RETRY: RetryPolicy = { attempts: 3, baseDelayMs: 200, maxDelayMs: 1_000 };
+const CHAIN_READ_RETRY: RetryPolicy = { maxAttempts: 3, baseDelayMs: 200, maxDelayMs: 1_000 };
 
 export class VerifyPaymentCommand extends Command<VerificationResult> {
   constructor(

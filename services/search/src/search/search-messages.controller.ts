@@ -1,6 +1,6 @@
 import { Controller, Inject, Type } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import type { Logger } from '@shop/observability';
+import type { Logger } from '@shop/logging';
 import {
   FindProductReply,
   findProductRequestSchema,
@@ -9,7 +9,7 @@ import {
   searchProductsRequestSchema,
 } from '@shop/product-search';
 import { toErrorResponse } from '../http/error-response';
-import { LOGGER } from '../infrastructure/tokens';
+import { LOGGER } from '@shop/service-kit';
 import { productSummaryOf, searchQueryOf } from './scraper-translation';
 import { RealtimeSearch } from './realtime-search';
 

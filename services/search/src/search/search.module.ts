@@ -1,6 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import type { SearchConfig } from '@shop/config';
-import type { Logger } from '@shop/observability';
+import type { Logger } from '@shop/logging';
 import { productSearchSubjects } from '@shop/product-search';
 import { RateLimiter, SingleFlightCache, type Redis } from '@shop/redis';
 import { ACTOR_RUN_TIMEOUT_SECS, ApifySearchRunner, normalizeProduct } from '@shop/scraper';
@@ -9,7 +9,7 @@ import {
   SEARCH_REQUESTS_PER_MINUTE,
   SearchRateLimitGuard,
 } from '../http/rate-limit.guard';
-import { LOGGER, REDIS } from '../infrastructure/tokens';
+import { LOGGER, REDIS } from '@shop/service-kit';
 import { CachingSearchRunner } from './caching-search-runner';
 import { ProductIndex } from './product-index';
 import { RealtimeSearch } from './realtime-search';

@@ -1,14 +1,8 @@
 import { z } from 'zod';
-
-/** Deployment files often pass a variable that is unset upstream as "": that means "not configured". */
-const unsetWhenEmpty = <T extends z.ZodType>(schema: T) =>
-  z.preprocess(
-    (value) => (typeof value === 'string' && value.trim() === '' ? undefined : value),
-    schema.optional(),
-  );
+import { unsetWhenEmpty } from './env-types';
 
 /**
- * The chat model's variables, to merge into the gateway's environment schema.
+ * The chat model's variables, merged into the gateway's environment schema.
  *
  * | variable | default | meaning |
  * | --- | --- | --- |

@@ -1,0 +1,71 @@
+import type { DynamicModule } from '@nestjs/common';
+import type { GatewayConfig } from '@shop/config';
+import type { DatabaseHandle } from '@shop/db';
+import type { DeciderRunner } from '@shop/eventstore';
+import type { Logger } from '@shop/logging';
+import { CommandExecutor, PositionTracker } from '@shop/projections';
+import { readModel, readModelProjections } from '@shop/read-models';
+import { RateLimiter } from '@shop/redis';
+import type { Redis } from '@shop/redis';
+import { InfrastructureModule } from '@shop/service-kit';
+import { CatalogImageAddress } from '../catalog-images/catalog-image-address';
+import { PendingOnChainCheckouts } from '../onchain/pending-onchain-checkouts';
+import { cartContractProvider, suiClientProvider } from './chain.providers';
+import type { GatewayOverrides } from './gateway-overrides';
+import { dataKeysProvider, walletVaultProvider } from './secrets.providers';
+import {
+  DATA_KEYS,
+  DATABASE,
+  DECIDER_RUNNER,
+  POSITION_TRACKER,
+  RATE_LIMITER,
+  READ_DB,
+  REDIS,
+} from './tokens';
+import { chatModelProvider, productSearchProvider, providerClientProvider } from './upstream.providers';
+
+/** The process's connections (the kit's) and the gateway's clients, vaults and read model on them. */
+export function gatewayInfrastructure(
+  config: GatewayConfig,
+  logger: Logger,
+  overrides: GatewayOverrides = {},
+): DynamicModule {
+  return InfrastructureModule.forRoot({
+    config,
+    logger,
+    clientName: 'gateway',
+    poolSize: 20,
+    trackedSchema: config.READ_MODEL_SCHEMA,
+    dataKeys: DATA_KEYS,
+    providers: [
+      dataKeysProvider(config),
+      walletVaultProvider(config),
+      {
+        provide: READ_DB,
+        inject: [DATABASE],
+        useFactory: (database: DatabaseHandle) => readModel(database.db, config.READ_MODEL_SCHEMA),
+      },
+      {
+        provide: RATE_LIMITER,
+        inject: [REDIS],
+        useFactory: (redis: Redis) =>
+          new RateLimiter(redis, 'user', config.RATE_LIMIT_RPM, 60_000, (error) =>
+            logger.warn({ err: error }, 'rate limit not enforced: Redis unavailable'),
+          ),
+      },
+      providerClientProvider(config),
+      suiClientProvider(config),
+      cartContractProvider(config),
+      { provide: CatalogImageAddress, useValue: new CatalogImageAddress(config.HOST, config.PORT) },
+      productSearchProvider(config),
+      chatModelProvider(config, overrides),
+      PendingOnChainCheckouts,
+      {
+        provide: CommandExecutor,
+        inject: [DECIDER_RUNNER, POSITION_TRACKER],
+        useFactory: (runner: DeciderRunner, tracker: PositionTracker) =>
+          new CommandExecutor(runner, tracker, readModelProjections(), config.READ_YOUR_WRITES_TIMEOUT_MS),
+      },
+    ],
+  });
+}

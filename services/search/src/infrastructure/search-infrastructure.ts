@@ -1,0 +1,38 @@
+import type { DynamicModule } from '@nestjs/common';
+import type { SearchConfig } from '@shop/config';
+import { migrateSchema } from '@shop/db';
+import type { DatabaseHandle } from '@shop/db';
+import type { DeciderRunner } from '@shop/eventstore';
+import type { Logger } from '@shop/logging';
+import { CommandExecutor, PositionTracker } from '@shop/projections';
+import { DATABASE, DECIDER_RUNNER, InfrastructureModule, POSITION_TRACKER } from '@shop/service-kit';
+import { searchMigrations } from '../payment/read-model/search-migrations';
+import { searchProjections } from '../payment/read-model/search-projections';
+import { SearchProjectionRunners } from './search-projection-runners';
+import { SEARCH_DB } from './tokens';
+
+/** The process's connections (the kit's), with SEARCH_SCHEMA migrated and projected in-process. */
+export function searchInfrastructure(config: SearchConfig, logger: Logger): DynamicModule {
+  return InfrastructureModule.forRoot({
+    config,
+    logger,
+    clientName: 'search',
+    poolSize: 10,
+    trackedSchema: config.SEARCH_SCHEMA,
+    prepareDatabase: (db) => migrateSchema(db, config.SEARCH_SCHEMA, searchMigrations),
+    providers: [
+      {
+        provide: SEARCH_DB,
+        inject: [DATABASE],
+        useFactory: (database: DatabaseHandle) => database.db.withSchema(config.SEARCH_SCHEMA),
+      },
+      SearchProjectionRunners,
+      {
+        provide: CommandExecutor,
+        inject: [DECIDER_RUNNER, POSITION_TRACKER],
+        useFactory: (runner: DeciderRunner, tracker: PositionTracker) =>
+          new CommandExecutor(runner, tracker, searchProjections, config.READ_YOUR_WRITES_TIMEOUT_MS),
+      },
+    ],
+  });
+}
