@@ -18,7 +18,8 @@ import {
   ServiceMetrics,
   timeWriteToReadable,
 } from '@shop/metrics';
-import { CommandExecutor, consumerNameFor } from '@shop/projections';
+import { CommandExecutor } from '@shop/commands';
+import { consumerNameFor } from '@shop/projections';
 import type { Redis } from '@shop/redis';
 import { DATABASE, EVENT_STORE, NATS, REDIS, SEARCH_DB } from './infrastructure/tokens';
 import { pendingPaymentWork } from './payment/payment-reconciler';

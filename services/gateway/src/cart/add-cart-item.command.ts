@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { CartEvent, RecordedEvent } from '@shop/contracts';
-import { cartDecider } from '@shop/domain';
 import { Inject } from '@nestjs/common';
 import type { GatewayConfig } from '@shop/config';
-import { CommandExecutor } from '@shop/projections';
+import { Aggregates } from '@shop/commands';
 import { CONFIG } from '../infrastructure/tokens';
 import { OnChainCart } from '../onchain/onchain-cart';
 import { AddCartItemBody, CartItemResponse } from './cart-item.schema';
@@ -23,16 +22,14 @@ export class AddCartItemCommand extends Command<CartItemResponse> {
 @CommandHandler(AddCartItemCommand)
 export class AddCartItemHandler implements ICommandHandler<AddCartItemCommand> {
   constructor(
-    private readonly executor: CommandExecutor,
+    private readonly aggregates: Aggregates,
     private readonly onChain: OnChainCart,
     @Inject(CONFIG) private readonly config: GatewayConfig,
   ) {}
 
   async execute({ userId, product, commandId }: AddCartItemCommand): Promise<CartItemResponse> {
     if (this.config.CART_SERVICE === 'onchain') return this.onChain.add(userId, product, commandId);
-    const outcome = await this.executor.execute(
-      cartDecider,
-      'cart',
+    const outcome = await this.aggregates.cart.execute(
       userId,
       { type: 'AddItem', itemId: randomUUID(), product },
       { actor: { kind: 'user', id: userId }, commandId },

@@ -1,8 +1,7 @@
 import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { cartDecider } from '@shop/domain';
 import { Inject } from '@nestjs/common';
 import type { GatewayConfig } from '@shop/config';
-import { CommandExecutor } from '@shop/projections';
+import { Aggregates } from '@shop/commands';
 import { CONFIG } from '../infrastructure/tokens';
 import { OnChainCart } from '../onchain/onchain-cart';
 
@@ -19,16 +18,14 @@ export class RemoveCartItemCommand extends Command<void> {
 @CommandHandler(RemoveCartItemCommand)
 export class RemoveCartItemHandler implements ICommandHandler<RemoveCartItemCommand> {
   constructor(
-    private readonly executor: CommandExecutor,
+    private readonly aggregates: Aggregates,
     private readonly onChain: OnChainCart,
     @Inject(CONFIG) private readonly config: GatewayConfig,
   ) {}
 
   async execute({ userId, itemId }: RemoveCartItemCommand): Promise<void> {
     if (this.config.CART_SERVICE === 'onchain') return this.onChain.remove(userId, itemId);
-    await this.executor.execute(
-      cartDecider,
-      'cart',
+    await this.aggregates.cart.execute(
       userId,
       { type: 'RemoveItem', itemId, reason: 'removed' },
       { actor: { kind: 'user', id: userId } },

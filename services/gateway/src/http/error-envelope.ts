@@ -2,11 +2,8 @@ import { HttpException } from '@nestjs/common';
 import { z, ZodError } from 'zod';
 import { DomainError } from '@shop/domain';
 import { apiSchema, describeZodError, statusOfDomainErrorKind } from '@shop/http';
-import {
-  ConcurrencyExhaustedError,
-  DataKeyDestroyedError,
-  EventStoreUnavailableError,
-} from '@shop/eventstore';
+import { ConcurrencyExhaustedError } from '@shop/commands';
+import { DataKeyDestroyedError, EventStoreUnavailableError } from '@shop/eventstore';
 import { isTransientError } from '@shop/projections';
 
 export const errorEnvelopeSchema = apiSchema(

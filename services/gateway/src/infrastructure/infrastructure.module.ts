@@ -7,9 +7,10 @@ import { Kysely } from 'kysely';
 import { createDatabase, migrateSchema, readModel, secretsMigrations } from '@shop/db';
 import type { SecretsDatabase } from '@shop/db';
 import type { DatabaseHandle } from '@shop/db';
-import { DeciderRunner, EventStore, openEventStore } from '@shop/eventstore';
+import { Aggregates, CommandExecutor, DeciderRunner } from '@shop/commands';
+import { EventStore, openEventStore } from '@shop/eventstore';
 import type { Logger } from '@shop/observability';
-import { CommandExecutor, PositionTracker } from '@shop/projections';
+import { PositionTracker, ReadModelPositions } from '@shop/projections';
 import { readModelProjections } from '@shop/read-models';
 import { CartContractClient, createSuiClient } from '@shop/chain';
 import type { SuiClient } from '@mysten/sui/client';
@@ -27,7 +28,6 @@ import {
   CONFIG,
   DATA_KEYS,
   DATABASE,
-  DECIDER_RUNNER,
   EVENT_STORE,
   LOGGER,
   NATS,
@@ -76,11 +76,6 @@ export class InfrastructureModule implements OnApplicationShutdown {
           useFactory: (keys: DataKeyVault) => openEventStore(config, 'gateway', keys),
         },
         { provide: NATS, inject: [EVENT_STORE], useFactory: (store: EventStore) => store.nc },
-        {
-          provide: DECIDER_RUNNER,
-          inject: [EVENT_STORE],
-          useFactory: (store: EventStore) => new DeciderRunner(store),
-        },
         {
           provide: DATABASE,
           useFactory: () => createDatabase(config.DATABASE_URL, { applicationName: 'gateway', max: 20 }),
@@ -186,10 +181,21 @@ export class InfrastructureModule implements OnApplicationShutdown {
         },
         PendingOnChainCheckouts,
         {
+          provide: ReadModelPositions,
+          inject: [POSITION_TRACKER],
+          useFactory: (tracker: PositionTracker) =>
+            new ReadModelPositions(tracker, readModelProjections(), config.READ_YOUR_WRITES_TIMEOUT_MS),
+        },
+        {
           provide: CommandExecutor,
-          inject: [DECIDER_RUNNER, POSITION_TRACKER],
-          useFactory: (runner: DeciderRunner, tracker: PositionTracker) =>
-            new CommandExecutor(runner, tracker, readModelProjections(), config.READ_YOUR_WRITES_TIMEOUT_MS),
+          inject: [EVENT_STORE, ReadModelPositions],
+          useFactory: (store: EventStore, positions: ReadModelPositions) =>
+            new CommandExecutor(new DeciderRunner(store), positions),
+        },
+        {
+          provide: Aggregates,
+          inject: [CommandExecutor],
+          useFactory: (e: CommandExecutor) => new Aggregates(e),
         },
       ],
       exports: [
@@ -197,7 +203,6 @@ export class InfrastructureModule implements OnApplicationShutdown {
         LOGGER,
         NATS,
         EVENT_STORE,
-        DECIDER_RUNNER,
         DATABASE,
         READ_DB,
         POSITION_TRACKER,
@@ -211,7 +216,9 @@ export class InfrastructureModule implements OnApplicationShutdown {
         CHAT_MODEL,
         SUI_CLIENT,
         CART_CONTRACT,
+        ReadModelPositions,
         CommandExecutor,
+        Aggregates,
         PendingOnChainCheckouts,
       ],
     };

@@ -16,7 +16,7 @@ import {
   ServiceMetrics,
   timeWriteToReadable,
 } from '@shop/metrics';
-import { CommandExecutor } from '@shop/projections';
+import { CommandExecutor } from '@shop/commands';
 import { PostgresReactionParking } from '@shop/reactions';
 import type { Redis } from '@shop/redis';
 import type { ReadModelDatabase } from '@shop/db';

@@ -4,9 +4,10 @@ import type { NatsConnection } from 'nats';
 import type { SearchConfig } from '@shop/config';
 import { createDatabase, migrateSchema } from '@shop/db';
 import type { DatabaseHandle } from '@shop/db';
-import { DeciderRunner, EventStore, openEventStore } from '@shop/eventstore';
+import { Aggregates, CommandExecutor, DeciderRunner } from '@shop/commands';
+import { EventStore, openEventStore } from '@shop/eventstore';
 import type { Logger } from '@shop/observability';
-import { CommandExecutor, PositionTracker, ProjectionRunner } from '@shop/projections';
+import { PositionTracker, ProjectionRunner, ReadModelPositions } from '@shop/projections';
 import { createRedis, redisReady } from '@shop/redis';
 import type { Redis } from '@shop/redis';
 import { searchMigrations } from '../payment/read-model/search-migrations';
@@ -14,7 +15,6 @@ import { searchProjections } from '../payment/read-model/search-projections';
 import {
   CONFIG,
   DATABASE,
-  DECIDER_RUNNER,
   EVENT_STORE,
   LOGGER,
   NATS,
@@ -47,11 +47,6 @@ export class InfrastructureModule implements OnApplicationShutdown {
         { provide: LOGGER, useValue: logger },
         { provide: EVENT_STORE, useFactory: () => openEventStore(config, 'search') },
         { provide: NATS, inject: [EVENT_STORE], useFactory: (store: EventStore) => store.nc },
-        {
-          provide: DECIDER_RUNNER,
-          inject: [EVENT_STORE],
-          useFactory: (store: EventStore) => new DeciderRunner(store),
-        },
         {
           provide: DATABASE,
           useFactory: async () => {
@@ -107,9 +102,17 @@ export class InfrastructureModule implements OnApplicationShutdown {
         },
         {
           provide: CommandExecutor,
-          inject: [DECIDER_RUNNER, POSITION_TRACKER],
-          useFactory: (runner: DeciderRunner, tracker: PositionTracker) =>
-            new CommandExecutor(runner, tracker, searchProjections, config.READ_YOUR_WRITES_TIMEOUT_MS),
+          inject: [EVENT_STORE, POSITION_TRACKER],
+          useFactory: (store: EventStore, tracker: PositionTracker) =>
+            new CommandExecutor(
+              new DeciderRunner(store),
+              new ReadModelPositions(tracker, searchProjections, config.READ_YOUR_WRITES_TIMEOUT_MS),
+            ),
+        },
+        {
+          provide: Aggregates,
+          inject: [CommandExecutor],
+          useFactory: (e: CommandExecutor) => new Aggregates(e),
         },
       ],
       exports: [
@@ -117,12 +120,12 @@ export class InfrastructureModule implements OnApplicationShutdown {
         LOGGER,
         NATS,
         EVENT_STORE,
-        DECIDER_RUNNER,
         DATABASE,
         SEARCH_DB,
         POSITION_TRACKER,
         REDIS,
         CommandExecutor,
+        Aggregates,
       ],
     };
   }

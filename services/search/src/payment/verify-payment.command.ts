@@ -3,11 +3,9 @@ import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import type { SuiClient } from '@mysten/sui/client';
 import { getTransaction, type RetryPolicy } from '@shop/chain';
-import { assertClaimedBy, DomainError, paymentDecider } from '@shop/domain';
-import { DeciderRunner } from '@shop/eventstore';
+import { assertClaimedBy, DomainError } from '@shop/domain';
 import { RedisLock } from '@shop/redis';
-import { CommandExecutor } from '@shop/projections';
-import { DECIDER_RUNNER } from '../infrastructure/tokens';
+import { Aggregates } from '@shop/commands';
 import { PAYMENT_SETTINGS } from './payment-settings';
 import type { PaymentSettings } from './payment-settings';
 import { VerificationResult } from './payment-schemas';
@@ -43,8 +41,7 @@ export class VerifyPaymentCommand extends Command<VerificationResult> {
 export class VerifyPaymentHandler implements ICommandHandler<VerifyPaymentCommand> {
   constructor(
     @Inject(PAYMENT_SETTINGS) private readonly settings: PaymentSettings,
-    @Inject(DECIDER_RUNNER) private readonly runner: DeciderRunner,
-    private readonly executor: CommandExecutor,
+    private readonly aggregates: Aggregates,
     @Inject(VERIFICATION_LOCKS) private readonly locks: RedisLock,
     private readonly processed: ProcessedTransactions,
     @Inject(SUI_CLIENT) private readonly sui: SuiClient,
@@ -61,7 +58,7 @@ export class VerifyPaymentHandler implements ICommandHandler<VerifyPaymentComman
     }
     const { terms } = this.settings;
     if (await this.processed.has(txHash)) {
-      const { state } = await this.runner.state(paymentDecider, 'payment', txHash);
+      const { state } = await this.aggregates.payment.state(txHash);
       if (state.status === 'SUCCESS') {
         assertClaimedBy(state, userId);
         return verificationAnswer(txHash, state);
@@ -78,14 +75,12 @@ export class VerifyPaymentHandler implements ICommandHandler<VerifyPaymentComman
       );
     }
     try {
-      const { state: recorded } = await this.runner.state(paymentDecider, 'payment', txHash);
+      const { state: recorded } = await this.aggregates.payment.state(txHash);
       const transaction =
         recorded.status === 'NEW'
           ? { transaction: await getTransaction(this.sui, txHash, CHAIN_READ_RETRY) }
           : {};
-      const { state: recordedNow } = await this.executor.execute(
-        paymentDecider,
-        'payment',
+      const { state: recordedNow } = await this.aggregates.payment.execute(
         txHash,
         { type: 'VerifyPayment', paymentId: randomUUID(), userId, terms, ...transaction },
         { actor: searchServiceActor },
