@@ -6,6 +6,7 @@ import { cartDecider, cartItemNotFound, DomainError, objectKeptForOrder, Product
 import type { EventStore } from '@shop/eventstore';
 import { Aggregates } from '@shop/commands';
 import { CartItemResponse } from '../cart/cart-item.schema';
+import { CartService } from '../cart/cart-service';
 import { CART_CONTRACT, EVENT_STORE } from '../infrastructure/tokens';
 import { domainErrorOf } from './chain-errors';
 import { KeyedMutex } from './keyed-mutex';
@@ -24,7 +25,7 @@ type Added = Extract<CartEvent, { type: 'ItemAdded' }>;
  * item's object leaves the chain the same way once its order is done with it.
  */
 @Injectable()
-export class OnChainCart {
+export class OnChainCart implements CartService {
   private readonly perUser = new KeyedMutex();
 
   constructor(
