@@ -6,7 +6,8 @@ import { ChainError } from './errors';
 import { assertSchemaMatchesFields, moveAddress, moveIdVector, moveUid } from './move-values';
 import { withTransportRetry, type RetryPolicy } from './retry';
 
-export interface CartState {
+/** A user's Move `Cart` object as the chain holds it (not the cart aggregate's state). */
+export interface CartObject {
   cartId: string;
   user: string;
   itemIds: string[];
@@ -26,7 +27,7 @@ export async function readCart(
   contract: { packageId: string; registryId: string },
   user: string,
   retry: RetryPolicy,
-): Promise<CartState | null> {
+): Promise<CartObject | null> {
   const response = await withTransportRetry(retry, () =>
     client.getDynamicFieldObject({ parentId: contract.registryId, name: { type: 'address', value: user } }),
   );
