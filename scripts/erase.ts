@@ -4,8 +4,9 @@ import { z } from 'zod';
 import { dataEncryptionKey, loadConfigOrExit, sharedEnv } from '@shop/config';
 import { eventCatalogue } from '@shop/contracts';
 import { createDatabase } from '@shop/db';
-import { DomainError, userDecider } from '@shop/domain';
-import { connectNats, DeciderRunner, EventStore } from '@shop/eventstore';
+import { DeciderRunner } from '@shop/commands';
+import { DomainError, userAggregate } from '@shop/domain';
+import { connectNats, EventStore } from '@shop/eventstore';
 import { readModel } from '@shop/read-models';
 import { eraseAccount, openDataKeyVault } from '@shop/wallets';
 
@@ -43,7 +44,7 @@ async function main(argv: readonly string[]): Promise<number> {
         readModel: readModel(database.db, config.READ_MODEL_SCHEMA),
         dataKeys,
         closeAccount: (id, command) =>
-          runner.run(userDecider, 'user', id, command, {
+          runner.run(userAggregate, id, command, {
             commandId: randomUUID(),
             correlationId: randomUUID(),
             causationId: null,

@@ -9,6 +9,7 @@ import {
   readRoutesImportingEventStore,
   SourceImports,
   WorkspacePackages,
+  writeSideImportingReadSide,
 } from './architecture/architecture-rules';
 import { importsOf, readSourceImports, readWorkspacePackages } from './architecture/source-imports';
 
@@ -17,6 +18,7 @@ const fixturePackages: WorkspacePackages = {
   libs: new Map([
     ['@shop/contracts', 'libs/contracts'],
     ['@shop/domain', 'libs/domain'],
+    ['@shop/commands', 'libs/commands'],
     ['@shop/eventstore', 'libs/eventstore'],
     ['@shop/projections', 'libs/projections'],
     ['@shop/read-models', 'libs/read-models'],
@@ -157,6 +159,21 @@ describe('architecture rules, on fixtures (each rule fails on a violation)', () 
   });
 });
 
+describe('architecture rules, on fixtures: the write side', () => {
+  it('the write side importing the read side, by package name or by path, is a violation', () => {
+    const files = [
+      file('libs/commands/src/command-executor.ts', '@shop/domain', '@shop/eventstore', '@shop/projections'),
+      file('libs/commands/src/aggregates.ts', '../../read-models/src/cart/cart-cache', './decider-runner'),
+      file('libs/commands/test/executor.unit.test.ts', '@shop/projections'),
+      file('libs/projections/src/read-model-positions.ts', '@shop/commands'),
+    ];
+    expect(writeSideImportingReadSide(files, fixturePackages)).toEqual([
+      { file: 'libs/commands/src/command-executor.ts', imported: '@shop/projections' },
+      { file: 'libs/commands/src/aggregates.ts', imported: '../../read-models/src/cart/cart-cache' },
+    ]);
+  });
+});
+
 describe('architecture of the tree', () => {
   const root = fileURLToPath(new URL('../..', import.meta.url));
   const files = readSourceImports(root);
@@ -194,5 +211,10 @@ describe('architecture of the tree', () => {
 
   it('no read route imports the event store', () => {
     expect(readRoutesImportingEventStore(files, packages)).toEqual([]);
+  });
+
+  it('the write side imports nothing of the read side', () => {
+    expect(files.some((f) => f.path.startsWith('libs/commands/src/'))).toBe(true);
+    expect(writeSideImportingReadSide(files, packages)).toEqual([]);
   });
 });

@@ -5,8 +5,8 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decimalToMist } from '@shop/chain';
 import { loadConfig, searchEnv, type SearchConfig } from '@shop/config';
-import { depositDecider } from '@shop/domain';
-import { DeciderRunner } from '@shop/eventstore';
+import { DeciderRunner } from '@shop/commands';
+import { depositAggregate } from '@shop/domain';
 import { createLogger } from '@shop/logging';
 import { ProviderClient } from '@shop/provider';
 import type { FaultMode as ProviderFaultMode } from '@shop/sandbox-provider';
@@ -372,7 +372,7 @@ describe('deposit pipeline under faults, restarts and adversaries', () => {
           });
         }
         for (const payment of payments) {
-          const { state } = await runner.state(depositDecider, 'deposit', payment.digest);
+          const { state } = await runner.state(depositAggregate, payment.digest);
           if (payment.creditable) tally.creditsExpected += 1;
           if (state.status === 'credited') tally.creditsMade += 1;
           expect({

@@ -2,7 +2,7 @@ import type { SuiClient } from '@mysten/sui/client';
 import type { Keypair } from '@mysten/sui/cryptography';
 import { normalizeAddress, sameAddress } from './addresses';
 import { encodeCallArguments, type CallValue, type SharedObject } from './call-arguments';
-import { readCart, type CartState } from './cart-state';
+import { readCart, type CartObject } from './cart-object';
 import { abortNameOf, cartContract, cartFunction, type CartFunctionName } from './contract-interface';
 import {
   parseContractEvent,
@@ -164,7 +164,7 @@ export class CartContractClient {
   }
 
   /** The user's cart (object id, items), or null when init_cart has not run for them. */
-  async getCart(user: string): Promise<CartState | null> {
+  async getCart(user: string): Promise<CartObject | null> {
     return readCart(this.options.client, this, userAddress(user), this.retry);
   }
 

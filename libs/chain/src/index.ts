@@ -7,7 +7,7 @@ export * from './relayer-key';
 export { isTransportFailure } from './retry';
 export * from './sui-rpc-client';
 export * from './contract-events';
-export type { CartState } from './cart-state';
+export type { CartObject } from './cart-object';
 export * from './transactions';
 export * from './payment-receipt';
 export * from './cart-contract-client';

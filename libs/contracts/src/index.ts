@@ -5,7 +5,7 @@ export * from './event-definition';
 export * from './event-catalogue';
 export * from './recorded-event';
 export * from './personal-data';
-export * from './catalogue';
+export * from './domain-events';
 export * from './events/user-events';
 export * from './events/cart-events';
 export * from './events/session-events';

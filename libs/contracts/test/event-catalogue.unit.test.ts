@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { commitSchema, eventEnvelopeSchema } from '../src/event-envelope';
 import { defineEvent } from '../src/event-definition';
 import { EventCatalogue, EventDataError, UnknownEventTypeError } from '../src/event-catalogue';
-import { eventCatalogue } from '../src/catalogue';
+import { eventCatalogue } from '../src/domain-events';
 import { parseSubject, subjectFor } from '../src/subjects';
 
 const renamedV2 = defineEvent({

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { eventCatalogue } from '../src/catalogue';
+import { eventCatalogue } from '../src/domain-events';
 import { generateProto } from '../src/proto';
 
 const protoDir = resolve(__dirname, '../../../proto');

@@ -4,7 +4,5 @@ export * from './commit-codec';
 export * from './data-keys';
 export * from './personal-data-cipher';
 export * from './event-store';
-export * from './aggregate-cache';
-export * from './decider-runner';
 export * from './nats-connection';
 export * from './open-event-store';

@@ -1,5 +1,6 @@
 import type { EventStore } from '@shop/eventstore';
-import type { BatchOutcome, CommandExecutor } from '@shop/projections';
+import type { CommandExecutor } from '@shop/commands';
+import type { BatchOutcome } from '@shop/projections';
 import { ServiceMetrics } from './service-metrics';
 
 /** events_appended_total{type} from the store's append hook. Returns the way to stop. */

@@ -15,5 +15,5 @@ export * from './table-comparison';
 export * from './read-model-swap';
 export * from './live-rebuild';
 export * from './sequence-at-time';
-export * from './command-executor';
+export * from './read-model-positions';
 export * from './consistency-token';

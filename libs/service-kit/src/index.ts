@@ -4,6 +4,7 @@ export * from './infrastructure/database.provider';
 export * from './infrastructure/event-store.providers';
 export * from './infrastructure/position-tracker.provider';
 export * from './infrastructure/redis.provider';
+export * from './infrastructure/write-side.providers';
 export * from './observability/service-observability';
 export * from './http/domain-error-status';
 export * from './http/error-response';

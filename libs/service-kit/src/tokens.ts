@@ -3,7 +3,6 @@ export const CONFIG = Symbol('CONFIG');
 export const LOGGER = Symbol('LOGGER');
 export const NATS = Symbol('NATS');
 export const EVENT_STORE = Symbol('EVENT_STORE');
-export const DECIDER_RUNNER = Symbol('DECIDER_RUNNER');
 export const DATABASE = Symbol('DATABASE');
 export const POSITION_TRACKER = Symbol('POSITION_TRACKER');
 export const REDIS = Symbol('REDIS');

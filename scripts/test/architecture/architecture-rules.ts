@@ -170,3 +170,25 @@ export function readRoutesImportingEventStore(
   }
   return violations;
 }
+
+/** The read side's packages: the projections, the read models and their stores. */
+export const READ_SIDE_FOLDERS: readonly string[] = [
+  'libs/projections',
+  'libs/read-models',
+  'libs/db',
+  'libs/redis',
+];
+
+/**
+ * Rule: the write side (libs/commands/src) imports nothing of the read side, by name or by path:
+ * it waits for its commits to be readable through the ReadYourWrites it is given.
+ */
+export function writeSideImportingReadSide(files: SourceImports[], packages: WorkspacePackages): Violation[] {
+  return files
+    .filter((file) => file.path.startsWith('libs/commands/src/'))
+    .flatMap((file) =>
+      file.imports
+        .filter((specifier) => READ_SIDE_FOLDERS.includes(targetFolder(file.path, specifier, packages) ?? ''))
+        .map((imported) => ({ file: file.path, imported })),
+    );
+}

@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig, searchEnv } from '@shop/config';
 import { createLogger } from '@shop/logging';
 import { systemActor } from '@shop/contracts';
-import { depositDecider } from '@shop/domain';
-import { DeciderRunner } from '@shop/eventstore';
+import { DeciderRunner } from '@shop/commands';
+import { depositAggregate } from '@shop/domain';
 import { ProviderClient } from '@shop/provider';
 import { startSuiSandbox, SuiSandbox } from '@shop/sandbox-sui';
 import { FaultProxy, startFaultProxy } from '@shop/testing';
@@ -341,8 +341,7 @@ describe('deposit: search service verification -> gateway confirmation', () => {
     const digest = 'Dig3st' + randomUUID().replace(/-/g, '');
     // What the claim step appends before funding; the process that appended it is gone.
     await new DeciderRunner(stack.store).run(
-      depositDecider,
-      'deposit',
+      depositAggregate,
       digest,
       {
         type: 'ClaimDeposit',

@@ -9,7 +9,7 @@ import {
   ServiceMetrics,
   timeWriteToReadable,
 } from '@shop/metrics';
-import { CommandExecutor } from '@shop/projections';
+import { CommandExecutor } from '@shop/commands';
 import { DATABASE, EVENT_STORE, serviceObservability } from '@shop/service-kit';
 import { SEARCH_DB } from './infrastructure/tokens';
 import { pendingPaymentWork } from './payment/payment-reconciler';

@@ -1,6 +1,6 @@
 import type { InjectionToken, Provider } from '@nestjs/common';
-import { DataKeys, DeciderRunner, EventStore, EventStreamSettings, openEventStore } from '@shop/eventstore';
-import { DECIDER_RUNNER, EVENT_STORE, NATS } from '../tokens';
+import { DataKeys, EventStore, EventStreamSettings, openEventStore } from '@shop/eventstore';
+import { EVENT_STORE, NATS } from '../tokens';
 
 /**
  * The process's event store on its one NATS connection; with `dataKeys`, the vault that
@@ -23,10 +23,4 @@ export const natsProvider: Provider = {
   provide: NATS,
   inject: [EVENT_STORE],
   useFactory: (store: EventStore) => store.nc,
-};
-
-export const deciderRunnerProvider: Provider = {
-  provide: DECIDER_RUNNER,
-  inject: [EVENT_STORE],
-  useFactory: (store: EventStore) => new DeciderRunner(store),
 };

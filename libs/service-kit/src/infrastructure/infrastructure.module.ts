@@ -16,7 +16,7 @@ import type { PositionTracker } from '@shop/projections';
 import type { Redis } from '@shop/redis';
 import { CONFIG, DATABASE, LOGGER, NATS, POSITION_TRACKER, REDIS } from '../tokens';
 import { databaseProvider } from './database.provider';
-import { deciderRunnerProvider, eventStoreProvider, natsProvider } from './event-store.providers';
+import { eventStoreProvider, natsProvider } from './event-store.providers';
 import { positionTrackerProvider } from './position-tracker.provider';
 import { redisProvider } from './redis.provider';
 
@@ -61,7 +61,6 @@ export class InfrastructureModule implements OnApplicationShutdown {
       { provide: LOGGER, useValue: options.logger },
       eventStoreProvider(config, options.clientName, options.dataKeys),
       natsProvider,
-      deciderRunnerProvider,
       databaseProvider({
         url: config.DATABASE_URL,
         applicationName: options.clientName,

@@ -1,14 +1,14 @@
 import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import type { Kysely } from 'kysely';
+import { Aggregates } from '@shop/commands';
 import type { GatewayConfig } from '@shop/config';
-import { DomainError, userDecider, userIdForProviderSubject } from '@shop/domain';
-import type { DeciderRunner } from '@shop/eventstore';
+import { DomainError, userIdForProviderSubject } from '@shop/domain';
 import { API_ROUTE, ApiRouteSpec } from '@shop/http';
 import { ProviderClient } from '@shop/provider';
 import type { ReadModelDatabase } from '@shop/read-models';
 import { RateLimiter, rateLimitHeaders } from '@shop/redis';
-import { CONFIG, DECIDER_RUNNER, PROVIDER, RATE_LIMITER, READ_DB } from '../infrastructure/tokens';
+import { CONFIG, PROVIDER, RATE_LIMITER, READ_DB } from '../infrastructure/tokens';
 import { clearSessionCookies, REFRESH_COOKIE, SESSION_COOKIE, setSessionCookie } from './session-cookies';
 import { AuthenticatedRequest, SessionIdentity } from './session-identity';
 import { ExpiredSessionError, invalidSession, TokenVerifier, VerifiedIdentity } from './token-verifier';
@@ -43,7 +43,7 @@ export class AccessGuard implements CanActivate {
     @Inject(READ_DB) private readonly db: Kysely<ReadModelDatabase>,
     @Inject(RATE_LIMITER) private readonly limiter: RateLimiter,
     @Inject(PROVIDER) private readonly provider: ProviderClient | null,
-    @Inject(DECIDER_RUNNER) private readonly runner: DeciderRunner,
+    private readonly aggregates: Aggregates,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -88,7 +88,7 @@ export class AccessGuard implements CanActivate {
       .where('user_id', '=', userId)
       .executeTakeFirst();
     if (user && user.onboarding_step >= 3) return true;
-    const { state } = await this.runner.state(userDecider, 'user', userId);
+    const { state } = await this.aggregates.user.state(userId);
     return state.onboardingStep >= 3;
   }
 

@@ -1,5 +1,5 @@
 import { Controller, Delete, Get, Headers, HttpCode, Inject, Post } from '@nestjs/common';
-import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { QueryBus } from '@nestjs/cqrs';
 import { z } from 'zod';
 import type { GatewayConfig } from '@shop/config';
 import { DomainError } from '@shop/domain';
@@ -9,28 +9,21 @@ import type { SessionIdentity } from '../auth/session-identity';
 import { gatedErrors, validationError } from '../http/common-errors';
 import { idempotentCommandId } from '../http/idempotency';
 import { CONFIG } from '../infrastructure/tokens';
-import { AddCartItemCommand } from './add-cart-item.command';
 import { addCartItemBody, cartItemSchema } from './cart-item.schema';
 import type { AddCartItemBody, CartItemResponse } from './cart-item.schema';
 import { cartAddressSchema, cartInfoSchema, cartInitSchema, cartListSchema } from './cart-responses.schema';
+import { CartService } from './cart-service';
 import { GetCartQuery } from './get-cart.query';
-import { RemoveCartItemCommand } from './remove-cart-item.command';
-import { OnChainCart } from '../onchain/onchain-cart';
 
 const itemParams = z.object({ itemId: z.uuid() });
 
 @Controller('api/cart')
 export class CartController {
   constructor(
-    private readonly commands: CommandBus,
+    private readonly cart: CartService,
     private readonly queries: QueryBus,
     @Inject(CONFIG) private readonly config: GatewayConfig,
-    private readonly onChain: OnChainCart,
   ) {}
-
-  private get onChainMode(): boolean {
-    return this.config.CART_SERVICE === 'onchain';
-  }
 
   @Get()
   @ApiRoute({
@@ -74,7 +67,7 @@ export class CartController {
     @Headers('idempotency-key') idempotencyKey: string | undefined,
   ): Promise<CartItemResponse> {
     const commandId = idempotentCommandId(identity.userId, 'cart.add', idempotencyKey);
-    return this.commands.execute(new AddCartItemCommand(identity.userId, body, commandId));
+    return this.cart.add(identity.userId, body, commandId);
   }
 
   @Delete(':itemId')
@@ -95,7 +88,7 @@ export class CartController {
     @CurrentIdentity() identity: SessionIdentity,
     @ValidParams() params: z.infer<typeof itemParams>,
   ): Promise<void> {
-    await this.commands.execute(new RemoveCartItemCommand(identity.userId, params.itemId));
+    await this.cart.remove(identity.userId, params.itemId);
   }
 
   @Post('init')
@@ -119,11 +112,7 @@ export class CartController {
         'No cart contract is configured (CHAIN_CONTRACT_ADDRESS)',
       );
     }
-    if (this.onChainMode) return this.onChain.init(identity.userId);
-    return {
-      created: false,
-      message: 'Carts are kept in the database (CART_SERVICE=db); nothing to initialise',
-    };
+    return this.cart.init(identity.userId);
   }
 
   @Get('address')
@@ -137,8 +126,7 @@ export class CartController {
   async address(
     @CurrentIdentity() identity: SessionIdentity,
   ): Promise<{ cartAddress: string | null; exists: boolean }> {
-    if (this.onChainMode) return this.onChain.address(identity.userId);
-    return { cartAddress: null, exists: false };
+    return this.cart.address(identity.userId);
   }
 
   @Get('info')
@@ -152,8 +140,6 @@ export class CartController {
   async info(
     @CurrentIdentity() identity: SessionIdentity,
   ): Promise<{ cartAddress: string; itemCount: number; exists: boolean }> {
-    if (this.onChainMode) return this.onChain.info(identity.userId);
-    const items = await this.queries.execute(new GetCartQuery(identity.userId));
-    return { cartAddress: '', itemCount: items.length, exists: false };
+    return this.cart.info(identity.userId);
   }
 }

@@ -6,10 +6,9 @@ import { productQueryOf, SHOPPING_TOOLS, type CartItemView } from '@shop/assista
 import type { Logger } from '@shop/logging';
 import type { ProductSearch } from '@shop/product-search';
 import { preferencesNamespace } from '@shop/read-models';
-import { AddCartItemCommand } from '../cart/add-cart-item.command';
 import type { CartItemResponse } from '../cart/cart-item.schema';
+import { CartService } from '../cart/cart-service';
 import { GetCartQuery } from '../cart/get-cart.query';
-import { RemoveCartItemCommand } from '../cart/remove-cart-item.command';
 import { CheckoutCommand } from '../checkout/checkout.command';
 import { LOGGER, MEMORY_STORE, PRODUCT_SEARCH } from '../infrastructure/tokens';
 import type { AgentMemory } from '../memory/agent-memory';
@@ -18,8 +17,8 @@ import { toolFailure, toolFailureMessage } from './tool-failure';
 const cartItemView = ({ userId: _owner, ...item }: CartItemResponse): CartItemView => item;
 
 /**
- * The agent's tools for one shopper. Each runs the same command or query handler as the REST route
- * it mirrors, so every cart and checkout rule holds for the agent too and its changes show up in
+ * The agent's tools for one shopper. Each runs the same cart, command or query handler as the REST
+ * route it mirrors, so every cart and checkout rule holds for the agent too and its changes show up in
  * GET /api/cart. A failure is thrown (see toolFailure): the model gets it as the tool's result.
  */
 @Injectable()
@@ -27,6 +26,7 @@ export class ChatTools {
   constructor(
     private readonly commands: CommandBus,
     private readonly queries: QueryBus,
+    private readonly cart: CartService,
     @Inject(PRODUCT_SEARCH) private readonly products: ProductSearch,
     @Inject(MEMORY_STORE) private readonly memory: AgentMemory,
     @Inject(LOGGER) private readonly logger: Logger,
@@ -74,17 +74,13 @@ export class ChatTools {
       addToCart: tool({
         ...SHOPPING_TOOLS.addToCart,
         execute: guarded('addToCart', async (input, toolCallId) => ({
-          item: cartItemView(
-            await this.commands.execute(
-              new AddCartItemCommand(userId, input, commandIdOf('addToCart', toolCallId)),
-            ),
-          ),
+          item: cartItemView(await this.cart.add(userId, input, commandIdOf('addToCart', toolCallId))),
         })),
       }),
       removeFromCart: tool({
         ...SHOPPING_TOOLS.removeFromCart,
         execute: guarded('removeFromCart', async ({ itemId }) => {
-          await this.commands.execute(new RemoveCartItemCommand(userId, itemId));
+          await this.cart.remove(userId, itemId);
           return { itemId, removed: true };
         }),
       }),

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { CartModule } from '../cart/cart.module';
 import { MemoryModule } from '../memory/memory.module';
 import { ChatAgent } from './chat-agent';
 import { ChatController } from './chat.controller';
@@ -6,7 +7,7 @@ import { ChatTools } from './chat-tools';
 import { SessionTitler } from './session-titler';
 
 @Module({
-  imports: [MemoryModule],
+  imports: [MemoryModule, CartModule],
   controllers: [ChatController],
   providers: [ChatAgent, ChatTools, SessionTitler],
 })

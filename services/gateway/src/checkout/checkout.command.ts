@@ -4,7 +4,6 @@ import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import type { GatewayConfig } from '@shop/config';
 import {
   CartItem,
-  cartDecider,
   cartItemNotFound,
   CheckoutReservation,
   checkoutInProgress,
@@ -13,15 +12,12 @@ import {
   checkoutOrderCreation,
   checkoutPayment,
   insufficientFunds,
-  orderDecider,
   OrderState,
-  userDecider,
   UserState,
 } from '@shop/domain';
-import { DeciderRunner } from '@shop/eventstore';
-import { CommandExecutor } from '@shop/projections';
+import { Aggregates } from '@shop/commands';
 import { ProviderClient, ProviderError } from '@shop/provider';
-import { CONFIG, DECIDER_RUNNER, PROVIDER } from '../infrastructure/tokens';
+import { CONFIG, PROVIDER } from '../infrastructure/tokens';
 import { missingAddressPart, providerOrderInput } from './provider-order-input';
 import { centsToMicroUnits, toMicroUnits } from './usdc-balance';
 
@@ -58,17 +54,16 @@ const MAX_RETRIED_ATTEMPTS = 50;
 @CommandHandler(CheckoutCommand)
 export class CheckoutHandler implements ICommandHandler<CheckoutCommand> {
   constructor(
-    private readonly executor: CommandExecutor,
-    @Inject(DECIDER_RUNNER) private readonly runner: DeciderRunner,
+    private readonly aggregates: Aggregates,
     @Inject(PROVIDER) private readonly provider: ProviderClient | null,
     @Inject(CONFIG) private readonly config: GatewayConfig,
   ) {}
 
   async execute({ userId, cartItemId, commandId }: CheckoutCommand): Promise<CheckoutResult> {
-    const { state: cart } = await this.runner.state(cartDecider, 'cart', userId);
+    const { state: cart } = await this.aggregates.cart.state(userId);
     const item = cart.items.get(cartItemId);
     if (!item) throw cartItemNotFound();
-    const { state: user } = await this.runner.state(userDecider, 'user', userId);
+    const { state: user } = await this.aggregates.user.state(userId);
     if (user.walletStatus !== 'active' || !user.evmAddress) throw checkoutNoWallet();
     const missing = missingAddressPart(user.shippingAddress) ?? (user.email ? null : 'email address');
     if (missing) throw checkoutMissingAddress(missing);
@@ -97,9 +92,7 @@ export class CheckoutHandler implements ICommandHandler<CheckoutCommand> {
     let attemptId = commandId;
     for (let attempt = 0; attempt < MAX_RETRIED_ATTEMPTS; attempt++) {
       const orderId = randomUUID();
-      const reserved = await this.executor.execute(
-        cartDecider,
-        'cart',
+      const reserved = await this.aggregates.cart.execute(
         userId,
         { type: 'BeginCheckout', itemId: item.itemId, orderId, now: Date.now() },
         { actor: { kind: 'user', id: userId }, commandId: attemptId },
@@ -111,7 +104,7 @@ export class CheckoutHandler implements ICommandHandler<CheckoutCommand> {
       if (!started) return this.continueOpenCheckout(open!, userId, user, item, provider);
       const earlier = (started.data as { orderId: string }).orderId;
       if (open?.orderId === earlier) return this.continueOpenCheckout(open, userId, user, item, provider);
-      const { state: order } = await this.runner.state(orderDecider, 'order', earlier);
+      const { state: order } = await this.aggregates.order.state(earlier);
       if (order.exists) return resultOf(earlier, order);
       if (open) return this.continueOpenCheckout(open, userId, user, item, provider);
       attemptId = `${commandId}:after:${earlier}`;
@@ -126,7 +119,7 @@ export class CheckoutHandler implements ICommandHandler<CheckoutCommand> {
     item: CartItem,
     provider: ProviderClient,
   ): Promise<CheckoutResult> {
-    const { state: order } = await this.runner.state(orderDecider, 'order', reservation.orderId);
+    const { state: order } = await this.aggregates.order.state(reservation.orderId);
     if (order.exists) return resultOf(reservation.orderId, order);
     if (Date.now() - reservation.startedAt < ABANDONED_RESERVATION_MS) throw checkoutInProgress();
     return this.placeOrder(reservation.orderId, userId, user, item, provider);
@@ -165,9 +158,7 @@ export class CheckoutHandler implements ICommandHandler<CheckoutCommand> {
       throw checkoutPayment(`payment status ${order.payment.status}`);
     }
     const { itemId: _itemId, ...snapshot } = item;
-    const outcome = await this.executor.execute(
-      orderDecider,
-      'order',
+    const outcome = await this.aggregates.order.execute(
       orderId,
       {
         type: 'CreateOrder',
@@ -207,9 +198,7 @@ export class CheckoutHandler implements ICommandHandler<CheckoutCommand> {
   }
 
   private async release(userId: string, itemId: string, orderId: string, reason: string): Promise<void> {
-    await this.executor.execute(
-      cartDecider,
-      'cart',
+    await this.aggregates.cart.execute(
       userId,
       { type: 'ReleaseCheckout', itemId, orderId, reason },
       { actor: { kind: 'system', id: 'checkout' } },

@@ -1,7 +1,7 @@
 import { DynamicModule, Inject, Module, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { APP_INTERCEPTOR } from '@nestjs/core';
 import { ServiceMetrics } from '@shop/metrics';
-import { CommandExecutor } from '@shop/projections';
+import { CommandExecutor } from '@shop/commands';
 import type { EventStore } from '@shop/eventstore';
 import { EVENT_STORE } from '../infrastructure/tokens';
 import { recordAppend, recordUnreadableWrite } from './consistency-scope';

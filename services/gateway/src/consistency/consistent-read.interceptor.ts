@@ -2,7 +2,7 @@ import { CallHandler, ExecutionContext, Inject, Injectable, NestInterceptor } fr
 import type { GatewayConfig } from '@shop/config';
 import { API_ROUTE, ApiRouteSpec } from '@shop/http';
 import { ServiceMetrics } from '@shop/metrics';
-import { CommandExecutor } from '@shop/projections';
+import { ReadModelPositions } from '@shop/projections';
 import type { AuthenticatedRequest } from '../auth/session-identity';
 import { CONFIG } from '../infrastructure/tokens';
 import { positionsToRead } from './consistency-scope';
@@ -19,7 +19,7 @@ import { READS_READ_MODEL } from './reads-read-model.decorator';
 @Injectable()
 export class ConsistentReadInterceptor implements NestInterceptor {
   constructor(
-    private readonly executor: CommandExecutor,
+    private readonly positions: ReadModelPositions,
     private readonly metrics: ServiceMetrics,
     @Inject(CONFIG) private readonly config: GatewayConfig,
   ) {}
@@ -32,7 +32,7 @@ export class ConsistentReadInterceptor implements NestInterceptor {
     if (spec && spec.access !== 'public' && reads) {
       const positions = positionsToRead(request, request.identity!.userId);
       if (positions.size > 0) {
-        const readable = await this.executor.waitUntilReadable(
+        const readable = await this.positions.waitUntilReadable(
           positions,
           this.config.CONSISTENT_READ_TIMEOUT_MS,
         );

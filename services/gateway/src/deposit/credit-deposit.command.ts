@@ -4,11 +4,10 @@ import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import type { GatewayConfig } from '@shop/config';
 import { mistToDecimal, parseMist, sameAddress, sameStructType } from '@shop/chain';
 import { systemActor } from '@shop/contracts';
-import { depositDecider, depositInProgress, DepositState, DomainError, userDecider } from '@shop/domain';
-import { DeciderRunner } from '@shop/eventstore';
-import { CommandExecutor } from '@shop/projections';
+import { depositInProgress, DepositState, DomainError } from '@shop/domain';
+import { Aggregates } from '@shop/commands';
 import { ProviderClient } from '@shop/provider';
-import { CONFIG, DECIDER_RUNNER, PROVIDER } from '../infrastructure/tokens';
+import { CONFIG, PROVIDER } from '../infrastructure/tokens';
 import { CoinDecimals } from './coin-decimals';
 
 export interface DepositResult {
@@ -54,8 +53,7 @@ const badRequest = (message: string) => new DomainError('invalid', 'BAD_REQUEST'
 @CommandHandler(CreditDepositCommand)
 export class CreditDepositHandler implements ICommandHandler<CreditDepositCommand> {
   constructor(
-    private readonly executor: CommandExecutor,
-    @Inject(DECIDER_RUNNER) private readonly runner: DeciderRunner,
+    private readonly aggregates: Aggregates,
     @Inject(PROVIDER) private readonly provider: ProviderClient | null,
     @Inject(CONFIG) private readonly config: GatewayConfig,
     private readonly decimals: CoinDecimals,
@@ -70,7 +68,7 @@ export class CreditDepositHandler implements ICommandHandler<CreditDepositComman
         `Deposits are not configured: ${accepted ? 'PROVIDER_API_URL' : 'CHAIN_COIN_TYPE'} is not set`,
       );
     }
-    const { state: user } = await this.runner.state(userDecider, 'user', input.userId);
+    const { state: user } = await this.aggregates.user.state(input.userId);
     if (!user.registered || user.walletStatus !== 'active' || !user.suiAddress || !user.evmAddress) {
       throw badRequest('Wallet not provisioned');
     }
@@ -85,9 +83,7 @@ export class CreditDepositHandler implements ICommandHandler<CreditDepositComman
     if (amount <= 0n) throw badRequest('amount must be positive');
     const usdcAmount = mistToDecimal(amount, await this.decimals.of(accepted));
 
-    const claim = await this.executor.execute(
-      depositDecider,
-      'deposit',
+    const claim = await this.aggregates.deposit.execute(
       input.txDigest,
       {
         type: 'ClaimDeposit',
@@ -103,7 +99,7 @@ export class CreditDepositHandler implements ICommandHandler<CreditDepositComman
       { actor: { ...systemActor, id: input.source } },
     );
     const { state: outcome, version } = await this.outcomeOf(input.txDigest, claim.state.attempt);
-    await this.executor.waitReadable('deposit', version);
+    await this.aggregates.deposit.waitReadable(version);
     if (outcome.status === 'failed') {
       throw new DomainError('internal', 'INTERNAL_ERROR', `Faucet failed: ${outcome.failureReason ?? ''}`);
     }
@@ -122,7 +118,7 @@ export class CreditDepositHandler implements ICommandHandler<CreditDepositComman
   ): Promise<{ state: DepositState; version: number }> {
     const deadline = Date.now() + OUTCOME_WAIT_MS;
     for (;;) {
-      const current = await this.runner.state(depositDecider, 'deposit', txDigest);
+      const current = await this.aggregates.deposit.state(txDigest);
       const { state } = current;
       if (state.status !== 'claimed' || state.attempt !== attempt || Date.now() >= deadline) return current;
       await sleep(OUTCOME_POLL_MS);

@@ -1,10 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { GatewayConfig } from '@shop/config';
-import { depositDecider, depositFundingKey } from '@shop/domain';
-import { DeciderRunner } from '@shop/eventstore';
-import { CommandExecutor } from '@shop/projections';
+import { depositFundingKey } from '@shop/domain';
+import { Aggregates } from '@shop/commands';
 import { ProviderClient, ProviderError } from '@shop/provider';
-import { CONFIG, DECIDER_RUNNER, PROVIDER } from '../infrastructure/tokens';
+import { CONFIG, PROVIDER } from '../infrastructure/tokens';
 
 const crediting = { kind: 'system' as const, id: 'deposit-crediting' };
 
@@ -26,14 +25,13 @@ function refusedForGood(error: unknown): error is ProviderError {
 @Injectable()
 export class DepositCrediting {
   constructor(
-    private readonly executor: CommandExecutor,
-    @Inject(DECIDER_RUNNER) private readonly runner: DeciderRunner,
+    private readonly aggregates: Aggregates,
     @Inject(PROVIDER) private readonly provider: ProviderClient | null,
     @Inject(CONFIG) private readonly config: GatewayConfig,
   ) {}
 
   async settle(txDigest: string): Promise<void> {
-    const { state } = await this.runner.state(depositDecider, 'deposit', txDigest);
+    const { state } = await this.aggregates.deposit.state(txDigest);
     if (state.status !== 'claimed') return;
     const { attempt, evmAddress, usdcAmount } = state;
     if (!evmAddress || !usdcAmount) throw new Error(`deposit ${txDigest} was claimed without its amount`);
@@ -46,18 +44,14 @@ export class DepositCrediting {
       );
     } catch (error) {
       if (!refusedForGood(error)) throw error;
-      await this.executor.execute(
-        depositDecider,
-        'deposit',
+      await this.aggregates.deposit.execute(
         txDigest,
         { type: 'RecordDepositFailure', attempt, reason: error.message },
         { actor: crediting, commandId: `deposit-failure:${txDigest}:${attempt}` },
       );
       return;
     }
-    await this.executor.execute(
-      depositDecider,
-      'deposit',
+    await this.aggregates.deposit.execute(
       txDigest,
       { type: 'RecordDepositCredit', attempt, usdmxAmount: usdcAmount, evmAddress },
       { actor: crediting, commandId: `deposit-credit:${txDigest}` },

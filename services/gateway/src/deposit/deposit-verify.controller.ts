@@ -2,14 +2,14 @@ import { Controller, HttpCode, Inject, Post } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { SuiClient } from '@mysten/sui/client';
 import { z } from 'zod';
+import { Aggregates } from '@shop/commands';
 import type { GatewayConfig } from '@shop/config';
 import { ChainInputError, getTransaction, paymentReceiptsOf, sameAddress, sameStructType } from '@shop/chain';
-import { DomainError, userDecider } from '@shop/domain';
-import { DeciderRunner } from '@shop/eventstore';
+import { DomainError } from '@shop/domain';
 import { ApiRoute, apiSchema, ValidBody } from '@shop/http';
 import { CurrentIdentity } from '../auth/current-identity.decorator';
 import type { SessionIdentity } from '../auth/session-identity';
-import { CONFIG, DECIDER_RUNNER, SUI_CLIENT } from '../infrastructure/tokens';
+import { CONFIG, SUI_CLIENT } from '../infrastructure/tokens';
 import { CreditDepositCommand } from './credit-deposit.command';
 import type { DepositResult } from './credit-deposit.command';
 import { depositResultSchema } from './deposit-result.schema';
@@ -35,9 +35,9 @@ const refused = (message: string) => new DomainError('invalid', 'BAD_REQUEST', m
 export class DepositVerifyController {
   constructor(
     private readonly commands: CommandBus,
-    @Inject(DECIDER_RUNNER) private readonly runner: DeciderRunner,
     @Inject(SUI_CLIENT) private readonly sui: SuiClient | null,
     @Inject(CONFIG) private readonly config: GatewayConfig,
+    private readonly aggregates: Aggregates,
   ) {}
 
   @Post('verify')
@@ -87,7 +87,7 @@ export class DepositVerifyController {
     if (!this.sui || !usdc || !paymentPackage) {
       throw new DomainError('unavailable', 'SERVICE_UNAVAILABLE', 'Deposit verification is not configured');
     }
-    const { state: user } = await this.runner.state(userDecider, 'user', identity.userId);
+    const { state: user } = await this.aggregates.user.state(identity.userId);
     if (user.walletStatus !== 'active' || !user.suiAddress || !user.evmAddress)
       throw refused('Wallet not provisioned');
     if (!sameStructType(body.coinType, usdc)) throw refused('Invalid coin type');

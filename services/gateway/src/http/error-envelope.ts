@@ -2,11 +2,8 @@ import { HttpException } from '@nestjs/common';
 import { z, ZodError } from 'zod';
 import { DomainError } from '@shop/domain';
 import { apiSchema, describeZodError } from '@shop/http';
-import {
-  ConcurrencyExhaustedError,
-  DataKeyDestroyedError,
-  EventStoreUnavailableError,
-} from '@shop/eventstore';
+import { ConcurrencyExhaustedError } from '@shop/commands';
+import { DataKeyDestroyedError, EventStoreUnavailableError } from '@shop/eventstore';
 import { isTransientError } from '@shop/projections';
 import { statusOfDomainErrorKind } from '@shop/service-kit';
 import type { ErrorResponse as ServiceErrorResponse } from '@shop/service-kit';

@@ -1,27 +1,17 @@
 import type { DynamicModule } from '@nestjs/common';
 import type { GatewayConfig } from '@shop/config';
 import type { DatabaseHandle } from '@shop/db';
-import type { DeciderRunner } from '@shop/eventstore';
 import type { Logger } from '@shop/logging';
-import { CommandExecutor, PositionTracker } from '@shop/projections';
 import { readModel, readModelProjections } from '@shop/read-models';
 import { RateLimiter } from '@shop/redis';
 import type { Redis } from '@shop/redis';
-import { InfrastructureModule } from '@shop/service-kit';
+import { InfrastructureModule, writeSideProviders } from '@shop/service-kit';
 import { CatalogImageAddress } from '../catalog-images/catalog-image-address';
 import { PendingOnChainCheckouts } from '../onchain/pending-onchain-checkouts';
 import { cartContractProvider, suiClientProvider } from './chain.providers';
 import type { GatewayOverrides } from './gateway-overrides';
 import { dataKeysProvider, walletVaultProvider } from './secrets.providers';
-import {
-  DATA_KEYS,
-  DATABASE,
-  DECIDER_RUNNER,
-  POSITION_TRACKER,
-  RATE_LIMITER,
-  READ_DB,
-  REDIS,
-} from './tokens';
+import { DATA_KEYS, DATABASE, RATE_LIMITER, READ_DB, REDIS } from './tokens';
 import { chatModelProvider, productSearchProvider, providerClientProvider } from './upstream.providers';
 
 /** The process's connections (the kit's) and the gateway's clients, vaults and read model on them. */
@@ -60,12 +50,7 @@ export function gatewayInfrastructure(
       productSearchProvider(config),
       chatModelProvider(config, overrides),
       PendingOnChainCheckouts,
-      {
-        provide: CommandExecutor,
-        inject: [DECIDER_RUNNER, POSITION_TRACKER],
-        useFactory: (runner: DeciderRunner, tracker: PositionTracker) =>
-          new CommandExecutor(runner, tracker, readModelProjections(), config.READ_YOUR_WRITES_TIMEOUT_MS),
-      },
+      ...writeSideProviders(readModelProjections(), config.READ_YOUR_WRITES_TIMEOUT_MS),
     ],
   });
 }

@@ -4,7 +4,7 @@ import type { GatewayConfig } from '@shop/config';
 import type { DatabaseHandle, ReactionsDatabase } from '@shop/db';
 import type { EventStore } from '@shop/eventstore';
 import { registerConsumerStatus, registerOpenWork, ServiceMetrics, timeWriteToReadable } from '@shop/metrics';
-import { CommandExecutor } from '@shop/projections';
+import { CommandExecutor } from '@shop/commands';
 import { PostgresReactionParking } from '@shop/reactions';
 import type { ReadModelDatabase } from '@shop/read-models';
 import { serviceObservability } from '@shop/service-kit';

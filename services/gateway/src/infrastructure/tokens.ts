@@ -1,7 +1,6 @@
 export {
   CONFIG,
   DATABASE,
-  DECIDER_RUNNER,
   EVENT_STORE,
   LOGGER,
   NATS,

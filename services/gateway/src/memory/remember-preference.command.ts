@@ -1,6 +1,5 @@
 import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { memoryDecider } from '@shop/domain';
-import { CommandExecutor } from '@shop/projections';
+import { Aggregates } from '@shop/commands';
 
 export class RememberPreferenceCommand extends Command<{ stored: boolean }> {
   constructor(
@@ -16,12 +15,10 @@ export class RememberPreferenceCommand extends Command<{ stored: boolean }> {
 /** Appends to the user's own memory subject; `stored` is false when the fact was already known. */
 @CommandHandler(RememberPreferenceCommand)
 export class RememberPreferenceHandler implements ICommandHandler<RememberPreferenceCommand> {
-  constructor(private readonly executor: CommandExecutor) {}
+  constructor(private readonly aggregates: Aggregates) {}
 
   async execute({ userId, fact, namespace, commandId }: RememberPreferenceCommand) {
-    const outcome = await this.executor.execute(
-      memoryDecider,
-      'memory',
+    const outcome = await this.aggregates.memory.execute(
       userId,
       { type: 'RememberPreference', fact, namespace, source: 'chat' },
       { actor: { kind: 'user', id: userId }, commandId },

@@ -2,8 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Kysely } from 'kysely';
 import { normalizeAddress } from '@shop/chain';
 import { ChainEvent, RecordedEvent } from '@shop/contracts';
-import { cartDecider, CartCommand, DomainError, nameBasedUuid, orderDecider } from '@shop/domain';
-import { CommandExecutor } from '@shop/projections';
+import { CartCommand, DomainError, nameBasedUuid } from '@shop/domain';
+import { Aggregates } from '@shop/commands';
 import { Reaction } from '@shop/reactions';
 import type { ReadModelDatabase } from '@shop/read-models';
 import { READ_DB } from '../infrastructure/tokens';
@@ -23,7 +23,7 @@ export class ChainEventsReaction implements Reaction {
   readonly eventTypes = ['ChainEventObserved'];
 
   constructor(
-    private readonly executor: CommandExecutor,
+    private readonly aggregates: Aggregates,
     @Inject(READ_DB) private readonly db: Kysely<ReadModelDatabase>,
   ) {}
 
@@ -35,14 +35,8 @@ export class ChainEventsReaction implements Reaction {
       causationId: recorded.id,
     };
     if (data.kind === 'OrderCreated' && data.orderId) {
-      await this.executor
-        .execute(
-          orderDecider,
-          'order',
-          data.orderId,
-          { type: 'RecordOnChainCheckout', txDigest: data.txDigest },
-          meta,
-        )
+      await this.aggregates.order
+        .execute(data.orderId, { type: 'RecordOnChainCheckout', txDigest: data.txDigest }, meta)
         .catch((error: unknown) => {
           // An on-chain order id that is not one of ours: recorded, nothing to update.
           if (!(error instanceof DomainError && error.code === 'OrderNotFoundError')) throw error;
@@ -64,7 +58,7 @@ export class ChainEventsReaction implements Reaction {
     } else if (data.kind === 'CartItemRemoved')
       command = { type: 'RemoveOnChainItem', objectId: data.itemId! };
     else return;
-    await this.executor.execute(cartDecider, 'cart', userId, command, meta);
+    await this.aggregates.cart.execute(userId, command, meta);
   }
 
   private async userOf(address: string): Promise<string> {

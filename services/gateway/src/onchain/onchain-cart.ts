@@ -2,21 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { CartContractClient, ChainAbortError } from '@shop/chain';
 import { CartEvent, RecordedEvent, systemActor } from '@shop/contracts';
-import {
-  cartDecider,
-  cartItemNotFound,
-  DomainError,
-  objectKeptForOrder,
-  orderDecider,
-  ProductToAdd,
-  userDecider,
-} from '@shop/domain';
-import { DeciderRunner } from '@shop/eventstore';
+import { cartDecider, cartItemNotFound, DomainError, objectKeptForOrder, ProductToAdd } from '@shop/domain';
 import type { EventStore } from '@shop/eventstore';
-import { CommandExecutor } from '@shop/projections';
+import { Aggregates } from '@shop/commands';
 import { viewOfItemAdded } from '@shop/read-models';
 import { CartItemResponse } from '../cart/cart-item.schema';
-import { CART_CONTRACT, DECIDER_RUNNER, EVENT_STORE } from '../infrastructure/tokens';
+import { CartService } from '../cart/cart-service';
+import { CART_CONTRACT, EVENT_STORE } from '../infrastructure/tokens';
 import { domainErrorOf } from './chain-errors';
 import { KeyedMutex } from './keyed-mutex';
 
@@ -34,12 +26,11 @@ type Added = Extract<CartEvent, { type: 'ItemAdded' }>;
  * item's object leaves the chain the same way once its order is done with it.
  */
 @Injectable()
-export class OnChainCart {
+export class OnChainCart implements CartService {
   private readonly perUser = new KeyedMutex();
 
   constructor(
-    private readonly executor: CommandExecutor,
-    @Inject(DECIDER_RUNNER) private readonly runner: DeciderRunner,
+    private readonly aggregates: Aggregates,
     @Inject(CART_CONTRACT) private readonly contract: CartContractClient | null,
     @Inject(EVENT_STORE) private readonly store: EventStore,
   ) {}
@@ -47,7 +38,7 @@ export class OnChainCart {
   async init(userId: string): Promise<{ created: boolean; message: string }> {
     return this.perUser.run(userId, async () => {
       const address = await this.suiAddressOf(userId);
-      const { state } = await this.runner.state(cartDecider, 'cart', userId);
+      const { state } = await this.aggregates.cart.state(userId);
       if (state.onChainCartId) return { created: false, message: 'The on-chain cart already exists' };
       let result;
       try {
@@ -69,7 +60,7 @@ export class OnChainCart {
     return this.perUser.run(userId, async () => {
       const address = await this.suiAddressOf(userId);
       const itemId = randomUUID();
-      const { state } = await this.runner.state(cartDecider, 'cart', userId);
+      const { state } = await this.aggregates.cart.state(userId);
       const [decided] = cartDecider.decide({ type: 'AddItem', itemId, product }, state) as Added[];
       const item = decided!.data;
       // A removed item's object still on chain would make the contract refuse a re-add or a full cart.
@@ -91,9 +82,7 @@ export class OnChainCart {
       } catch (error) {
         throw domainErrorOf(error);
       }
-      const outcome = await this.executor.execute(
-        cartDecider,
-        'cart',
+      const outcome = await this.aggregates.cart.execute(
         userId,
         { type: 'AddItem', itemId, product, acceptedOnChain: true, objectId },
         { actor: { kind: 'user', id: userId }, commandId },
@@ -120,11 +109,9 @@ export class OnChainCart {
   async remove(userId: string, itemId: string): Promise<void> {
     await this.perUser.run(userId, async () => {
       const address = await this.suiAddressOf(userId);
-      const { state } = await this.runner.state(cartDecider, 'cart', userId);
+      const { state } = await this.aggregates.cart.state(userId);
       if (!state.items.has(itemId)) throw cartItemNotFound();
-      await this.executor.execute(
-        cartDecider,
-        'cart',
+      await this.aggregates.cart.execute(
         userId,
         { type: 'RemoveItem', itemId, reason: 'removed' },
         { actor: { kind: 'user', id: userId } },
@@ -137,7 +124,7 @@ export class OnChainCart {
   /** Removes on chain the objects of items the user removed; the reaction's step. */
   async settleRemovals(userId: string): Promise<void> {
     await this.perUser.run(userId, async () => {
-      const { state } = await this.runner.state(userDecider, 'user', userId);
+      const { state } = await this.aggregates.user.state(userId);
       if (state.suiAddress) await this.settle(userId, state.suiAddress);
     });
   }
@@ -149,7 +136,7 @@ export class OnChainCart {
    * one its order still keeps on chain waits for that order.
    */
   private async settle(userId: string, address: string): Promise<void> {
-    const { state } = await this.runner.state(cartDecider, 'cart', userId);
+    const { state } = await this.aggregates.cart.state(userId);
     for (const itemId of state.chainRemovals.keys()) {
       const objectId = state.links.get(itemId);
       if (!objectId || (await this.keptForOrder(state.lastOrders.get(itemId), state.ordered.has(itemId))))
@@ -159,9 +146,7 @@ export class OnChainCart {
         .catch((error: unknown) => {
           if (!(error instanceof ChainAbortError && error.abortName === 'ItemNotFound')) throw error;
         });
-      await this.executor.execute(
-        cartDecider,
-        'cart',
+      await this.aggregates.cart.execute(
         userId,
         { type: 'RemoveOnChainItem', objectId },
         { actor: systemActor, commandId: `chain-removal:${objectId}` },
@@ -171,7 +156,7 @@ export class OnChainCart {
 
   private async keptForOrder(orderId: string | undefined, ordered: boolean): Promise<boolean> {
     if (!orderId) return false;
-    const { state } = await this.runner.state(orderDecider, 'order', orderId);
+    const { state } = await this.aggregates.order.state(orderId);
     return objectKeptForOrder(state, ordered);
   }
 
@@ -187,7 +172,7 @@ export class OnChainCart {
   }
 
   private async chainCart(userId: string) {
-    const { state } = await this.runner.state(userDecider, 'user', userId);
+    const { state } = await this.aggregates.user.state(userId);
     if (!state.suiAddress) return null;
     try {
       return await this.contractOrFail().getCart(state.suiAddress);
@@ -197,9 +182,7 @@ export class OnChainCart {
   }
 
   private async record(userId: string, cartObjectId: string, txDigest: string): Promise<void> {
-    await this.executor.execute(
-      cartDecider,
-      'cart',
+    await this.aggregates.cart.execute(
       userId,
       { type: 'RecordOnChainCart', cartObjectId, txDigest },
       { actor: { kind: 'user', id: userId } },
@@ -207,7 +190,7 @@ export class OnChainCart {
   }
 
   private async suiAddressOf(userId: string): Promise<string> {
-    const { state } = await this.runner.state(userDecider, 'user', userId);
+    const { state } = await this.aggregates.user.state(userId);
     if (state.walletStatus !== 'active' || !state.suiAddress) throw walletNotProvisioned();
     return state.suiAddress;
   }

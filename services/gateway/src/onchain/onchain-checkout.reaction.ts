@@ -2,12 +2,11 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { GatewayConfig } from '@shop/config';
 import { CartContractClient, ChainExecutionError, ChainInputError, ContractCallResult } from '@shop/chain';
 import { OrderEvent, RecordedEvent, systemActor } from '@shop/contracts';
-import { cartDecider, OrderCommand, orderDecider, userDecider } from '@shop/domain';
-import { DeciderRunner } from '@shop/eventstore';
+import { OrderCommand } from '@shop/domain';
 import type { Logger } from '@shop/logging';
-import { CommandExecutor } from '@shop/projections';
+import { Aggregates } from '@shop/commands';
 import { Reaction } from '@shop/reactions';
-import { CART_CONTRACT, CONFIG, DECIDER_RUNNER, LOGGER } from '../infrastructure/tokens';
+import { CART_CONTRACT, CONFIG, LOGGER } from '../infrastructure/tokens';
 import { KeyedMutex } from './keyed-mutex';
 import { OnChainCart } from './onchain-cart';
 import { PendingOnChainCheckouts } from './pending-onchain-checkouts';
@@ -32,8 +31,7 @@ export class OnChainCheckoutReaction implements Reaction {
   private readonly perOrder = new KeyedMutex();
 
   constructor(
-    private readonly executor: CommandExecutor,
-    @Inject(DECIDER_RUNNER) private readonly runner: DeciderRunner,
+    private readonly aggregates: Aggregates,
     @Inject(CART_CONTRACT) private readonly contract: CartContractClient | null,
     @Inject(CONFIG) private readonly config: GatewayConfig,
     @Inject(LOGGER) private readonly logger: Logger,
@@ -54,7 +52,7 @@ export class OnChainCheckoutReaction implements Reaction {
   /** The order's user once the contract checkout has an outcome, null for an order of none. */
   private async checkOut(event: RecordedEvent<OrderEvent>): Promise<string | null> {
     const orderId = event.aggregateId;
-    const { state: order } = await this.runner.state(orderDecider, 'order', orderId);
+    const { state: order } = await this.aggregates.order.state(orderId);
     if (order.type !== 'checkout' || !order.userId || !order.cartItemId) return null;
     if (order.onChainDigest) {
       this.pending.end(orderId);
@@ -62,7 +60,7 @@ export class OnChainCheckoutReaction implements Reaction {
     }
     this.pending.begin(orderId);
     const record = async (command: OrderCommand) => {
-      await this.executor.execute(orderDecider, 'order', orderId, command, {
+      await this.aggregates.order.execute(orderId, command, {
         actor: systemActor,
         // A digest is its own key: a resent call with other bytes is a new command.
         commandId:
@@ -107,8 +105,8 @@ export class OnChainCheckoutReaction implements Reaction {
       if (landed) return landed;
     }
     const [{ state: user }, { state: cart }] = await Promise.all([
-      this.runner.state(userDecider, 'user', userId),
-      this.runner.state(cartDecider, 'cart', userId),
+      this.aggregates.user.state(userId),
+      this.aggregates.cart.state(userId),
     ]);
     if (!user.suiAddress) throw new ChainInputError("the user's Sui wallet is not provisioned");
     const objectId = cart.links.get(cartItemId);

@@ -1,8 +1,7 @@
 import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { SessionEvent } from '@shop/contracts';
-import { SessionCommand, sessionDecider, SessionState } from '@shop/domain';
-import { CommandOutcome } from '@shop/eventstore';
-import { CommandExecutor } from '@shop/projections';
+import { SessionCommand, SessionState } from '@shop/domain';
+import { Aggregates, CommandOutcome } from '@shop/commands';
 
 export class RunSessionCommand extends Command<CommandOutcome<SessionEvent, SessionState>> {
   constructor(
@@ -17,14 +16,14 @@ export class RunSessionCommand extends Command<CommandOutcome<SessionEvent, Sess
 /** Every chat-session command goes through the session decider, which owns the ownership rule. */
 @CommandHandler(RunSessionCommand)
 export class RunSessionCommandHandler implements ICommandHandler<RunSessionCommand> {
-  constructor(private readonly executor: CommandExecutor) {}
+  constructor(private readonly aggregates: Aggregates) {}
 
   execute({
     sessionId,
     command,
     commandId,
   }: RunSessionCommand): Promise<CommandOutcome<SessionEvent, SessionState>> {
-    return this.executor.execute(sessionDecider, 'session', sessionId, command, {
+    return this.aggregates.session.execute(sessionId, command, {
       actor: { kind: 'user', id: command.userId },
       commandId,
     });

@@ -1,8 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import type { Kysely } from 'kysely';
-import { userDecider } from '@shop/domain';
-import { CommandExecutor } from '@shop/projections';
+import { Aggregates } from '@shop/commands';
 import type { ReadModelDatabase } from '@shop/read-models';
 import { DataKeyVault, eraseAccount } from '@shop/wallets';
 import { DATA_KEYS, READ_DB } from '../infrastructure/tokens';
@@ -17,7 +16,7 @@ export class CloseAccountCommand extends Command<{ sessions: number }> {
 @CommandHandler(CloseAccountCommand)
 export class CloseAccountHandler implements ICommandHandler<CloseAccountCommand> {
   constructor(
-    private readonly executor: CommandExecutor,
+    private readonly aggregates: Aggregates,
     @Inject(READ_DB) private readonly readModel: Kysely<ReadModelDatabase>,
     @Inject(DATA_KEYS) private readonly dataKeys: DataKeyVault,
   ) {}
@@ -28,7 +27,7 @@ export class CloseAccountHandler implements ICommandHandler<CloseAccountCommand>
         readModel: this.readModel,
         dataKeys: this.dataKeys,
         closeAccount: (id, command) =>
-          this.executor.execute(userDecider, 'user', id, command, { actor: { kind: 'user', id } }),
+          this.aggregates.user.execute(id, command, { actor: { kind: 'user', id } }),
       },
       userId,
       'user',

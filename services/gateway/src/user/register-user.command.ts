@@ -1,6 +1,6 @@
 import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { userDecider, userIdForProviderSubject } from '@shop/domain';
-import { CommandExecutor } from '@shop/projections';
+import { userIdForProviderSubject } from '@shop/domain';
+import { Aggregates } from '@shop/commands';
 
 export class RegisterUserCommand extends Command<{ userId: string; created: boolean }> {
   constructor(
@@ -17,26 +17,18 @@ export class RegisterUserCommand extends Command<{ userId: string; created: bool
  */
 @CommandHandler(RegisterUserCommand)
 export class RegisterUserHandler implements ICommandHandler<RegisterUserCommand> {
-  constructor(private readonly executor: CommandExecutor) {}
+  constructor(private readonly aggregates: Aggregates) {}
 
   async execute(command: RegisterUserCommand): Promise<{ userId: string; created: boolean }> {
     const userId = userIdForProviderSubject(command.providerSubject);
     const actor = { kind: 'user' as const, id: userId };
-    const outcome = await this.executor.execute(
-      userDecider,
-      'user',
+    const outcome = await this.aggregates.user.execute(
       userId,
       { type: 'RegisterUser', providerSubject: command.providerSubject, email: command.email },
       { actor },
     );
     if (outcome.state.walletStatus === 'failed') {
-      await this.executor.execute(
-        userDecider,
-        'user',
-        userId,
-        { type: 'StartWalletProvisioning' },
-        { actor },
-      );
+      await this.aggregates.user.execute(userId, { type: 'StartWalletProvisioning' }, { actor });
     }
     return { userId, created: outcome.appended };
   }

@@ -1,6 +1,6 @@
 import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { UserCommand, userDecider, UserState } from '@shop/domain';
-import { CommandExecutor } from '@shop/projections';
+import { UserCommand, UserState } from '@shop/domain';
+import { Aggregates } from '@shop/commands';
 
 export class RunUserCommand extends Command<UserState> {
   constructor(
@@ -14,10 +14,10 @@ export class RunUserCommand extends Command<UserState> {
 /** Every user-aggregate command goes through the one decider; the handler only routes it. */
 @CommandHandler(RunUserCommand)
 export class RunUserCommandHandler implements ICommandHandler<RunUserCommand> {
-  constructor(private readonly executor: CommandExecutor) {}
+  constructor(private readonly aggregates: Aggregates) {}
 
   async execute({ userId, command }: RunUserCommand): Promise<UserState> {
-    const outcome = await this.executor.execute(userDecider, 'user', userId, command, {
+    const outcome = await this.aggregates.user.execute(userId, command, {
       actor: { kind: 'user', id: userId },
     });
     return outcome.state;

@@ -1,13 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { getAddress } from 'viem';
 import { RecordedEvent, systemActor, UserEvent } from '@shop/contracts';
-import { userDecider } from '@shop/domain';
-import { DeciderRunner } from '@shop/eventstore';
 import { emailOwner, ProviderClient } from '@shop/provider';
 import { Reaction } from '@shop/reactions';
 import { WalletKeyVault } from '@shop/wallets';
-import { CommandExecutor } from '@shop/projections';
-import { DECIDER_RUNNER, PROVIDER, WALLET_VAULT } from '../infrastructure/tokens';
+import { Aggregates } from '@shop/commands';
+import { PROVIDER, WALLET_VAULT } from '../infrastructure/tokens';
 
 /**
  * Registration starts provisioning; a started attempt creates the Sui keypair (kept in the
@@ -22,8 +20,7 @@ export class WalletProvisioningReaction implements Reaction {
   readonly eventTypes = ['UserRegistered', 'WalletProvisioningStarted'];
 
   constructor(
-    private readonly executor: CommandExecutor,
-    @Inject(DECIDER_RUNNER) private readonly runner: DeciderRunner,
+    private readonly aggregates: Aggregates,
     @Inject(PROVIDER) private readonly provider: ProviderClient | null,
     @Inject(WALLET_VAULT) private readonly vault: WalletKeyVault | null,
   ) {}
@@ -37,13 +34,7 @@ export class WalletProvisioningReaction implements Reaction {
       causationId: event.id,
     });
     if (event.type === 'UserRegistered') {
-      await this.executor.execute(
-        userDecider,
-        'user',
-        userId,
-        { type: 'StartWalletProvisioning' },
-        meta('wallet-start'),
-      );
+      await this.aggregates.user.execute(userId, { type: 'StartWalletProvisioning' }, meta('wallet-start'));
       return;
     }
     if (event.type !== 'WalletProvisioningStarted') return;
@@ -59,13 +50,13 @@ export class WalletProvisioningReaction implements Reaction {
         reason: error instanceof Error ? error.message : String(error),
       };
     }
-    await this.executor.execute(userDecider, 'user', userId, outcome, meta('wallet-outcome'));
+    await this.aggregates.user.execute(userId, outcome, meta('wallet-outcome'));
   }
 
   private async provision(userId: string): Promise<{ suiAddress: string; evmAddress: string }> {
     if (!this.vault) throw new Error('wallet keys cannot be stored: WALLET_ENCRYPTION_KEY is not configured');
     if (!this.provider) throw new Error('the payment provider is not configured (PROVIDER_API_URL)');
-    const { state } = await this.runner.state(userDecider, 'user', userId);
+    const { state } = await this.aggregates.user.state(userId);
     const suiAddress = await this.vault.suiAddressFor(userId);
     const wallet = await this.provider.createWallet(
       state.email

@@ -1,10 +1,8 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { OrderEvent, RecordedEvent, systemActor } from '@shop/contracts';
-import { cartDecider, CartCommand, DomainError, orderDecider } from '@shop/domain';
-import { DeciderRunner } from '@shop/eventstore';
-import { CommandExecutor } from '@shop/projections';
+import { CartCommand, DomainError } from '@shop/domain';
+import { Aggregates } from '@shop/commands';
 import { Reaction } from '@shop/reactions';
-import { DECIDER_RUNNER } from '../infrastructure/tokens';
 
 /**
  * Keeps the cart in step with its orders: the ordered item leaves the cart when payment
@@ -18,14 +16,11 @@ export class OrderCartReaction implements Reaction {
   readonly aggregate = 'order' as const;
   readonly eventTypes = ['OrderPaymentConfirmed', 'OrderDeliveryStarted', 'OrderDelivered', 'OrderCancelled'];
 
-  constructor(
-    private readonly executor: CommandExecutor,
-    @Inject(DECIDER_RUNNER) private readonly runner: DeciderRunner,
-  ) {}
+  constructor(private readonly aggregates: Aggregates) {}
 
   async handle(recorded: RecordedEvent): Promise<void> {
     const event = recorded as RecordedEvent<OrderEvent>;
-    const { state: order } = await this.runner.state(orderDecider, 'order', event.aggregateId);
+    const { state: order } = await this.aggregates.order.state(event.aggregateId);
     if (order.type !== 'checkout' || !order.userId || !order.cartItemId) return;
     const itemId = order.cartItemId;
     const release: CartCommand = {
@@ -44,8 +39,8 @@ export class OrderCartReaction implements Reaction {
             ? [release, { type: 'RestoreItem', itemId }]
             : [release];
     for (const [index, command] of steps.entries()) {
-      await this.executor
-        .execute(cartDecider, 'cart', order.userId, command, {
+      await this.aggregates.cart
+        .execute(order.userId, command, {
           actor: systemActor,
           commandId: `order-cart:${event.id}:${index}`,
           causationId: event.id,

@@ -1,8 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Kysely } from 'kysely';
 import { ProviderWebhookEvent, RecordedEvent } from '@shop/contracts';
-import { orderDecider } from '@shop/domain';
-import { CommandExecutor } from '@shop/projections';
+import { Aggregates } from '@shop/commands';
 import { providerWebhookEventSchema } from '@shop/provider';
 import { Reaction, UnprocessableEvent } from '@shop/reactions';
 import type { ReadModelDatabase } from '@shop/read-models';
@@ -23,7 +22,7 @@ export class ProviderWebhookReaction implements Reaction {
   readonly eventTypes = ['ProviderWebhookReceived', 'ProviderWebhookUnrecognized'];
 
   constructor(
-    private readonly executor: CommandExecutor,
+    private readonly aggregates: Aggregates,
     @Inject(READ_DB) private readonly db: Kysely<ReadModelDatabase>,
   ) {}
 
@@ -39,9 +38,7 @@ export class ProviderWebhookReaction implements Reaction {
       .where('type', '=', 'checkout')
       .executeTakeFirst();
     if (!order) throw new Error(`no order for provider order ${delivery.providerOrderId} (yet)`);
-    await this.executor.execute(
-      orderDecider,
-      'order',
+    await this.aggregates.order.execute(
       order.order_id,
       {
         type: 'ApplyProviderUpdate',

@@ -1,6 +1,5 @@
 import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { providerWebhookDecider } from '@shop/domain';
-import { CommandExecutor } from '@shop/projections';
+import { Aggregates } from '@shop/commands';
 import type { ProviderWebhookEvent } from '@shop/provider';
 import { deliveryOf } from './webhook-delivery';
 
@@ -16,12 +15,10 @@ export class RecordProviderWebhookCommand extends Command<boolean> {
 
 @CommandHandler(RecordProviderWebhookCommand)
 export class RecordProviderWebhookHandler implements ICommandHandler<RecordProviderWebhookCommand> {
-  constructor(private readonly executor: CommandExecutor) {}
+  constructor(private readonly aggregates: Aggregates) {}
 
   async execute({ deliveryId, event }: RecordProviderWebhookCommand): Promise<boolean> {
-    const outcome = await this.executor.execute(
-      providerWebhookDecider,
-      'provider-webhook',
+    const outcome = await this.aggregates.providerWebhook.execute(
       deliveryId,
       { type: 'RecordWebhook', delivery: deliveryOf(event) },
       { actor: { kind: 'provider', id: null }, commandId: `webhook:${deliveryId}` },

@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { MAX_RECORDED_WEBHOOK_BODY } from '@shop/contracts';
-import { providerWebhookDecider } from '@shop/domain';
-import { CommandExecutor } from '@shop/projections';
+import { Aggregates } from '@shop/commands';
 
 /** Resolves to false when the delivery had been recorded before (a redelivery). */
 export class RecordUnrecognizedWebhookCommand extends Command<boolean> {
@@ -17,12 +16,10 @@ export class RecordUnrecognizedWebhookCommand extends Command<boolean> {
 
 @CommandHandler(RecordUnrecognizedWebhookCommand)
 export class RecordUnrecognizedWebhookHandler implements ICommandHandler<RecordUnrecognizedWebhookCommand> {
-  constructor(private readonly executor: CommandExecutor) {}
+  constructor(private readonly aggregates: Aggregates) {}
 
   async execute({ deliveryId, body, reason }: RecordUnrecognizedWebhookCommand): Promise<boolean> {
-    const outcome = await this.executor.execute(
-      providerWebhookDecider,
-      'provider-webhook',
+    const outcome = await this.aggregates.providerWebhook.execute(
       deliveryId,
       {
         type: 'RecordUnrecognizedWebhook',

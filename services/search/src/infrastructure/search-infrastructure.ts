@@ -2,10 +2,8 @@ import type { DynamicModule } from '@nestjs/common';
 import type { SearchConfig } from '@shop/config';
 import { migrateSchema } from '@shop/db';
 import type { DatabaseHandle } from '@shop/db';
-import type { DeciderRunner } from '@shop/eventstore';
 import type { Logger } from '@shop/logging';
-import { CommandExecutor, PositionTracker } from '@shop/projections';
-import { DATABASE, DECIDER_RUNNER, InfrastructureModule, POSITION_TRACKER } from '@shop/service-kit';
+import { DATABASE, InfrastructureModule, writeSideProviders } from '@shop/service-kit';
 import { searchMigrations } from '../payment/read-model/search-migrations';
 import { searchProjections } from '../payment/read-model/search-projections';
 import { SearchProjectionRunners } from './search-projection-runners';
@@ -27,12 +25,7 @@ export function searchInfrastructure(config: SearchConfig, logger: Logger): Dyna
         useFactory: (database: DatabaseHandle) => database.db.withSchema(config.SEARCH_SCHEMA),
       },
       SearchProjectionRunners,
-      {
-        provide: CommandExecutor,
-        inject: [DECIDER_RUNNER, POSITION_TRACKER],
-        useFactory: (runner: DeciderRunner, tracker: PositionTracker) =>
-          new CommandExecutor(runner, tracker, searchProjections, config.READ_YOUR_WRITES_TIMEOUT_MS),
-      },
+      ...writeSideProviders(searchProjections, config.READ_YOUR_WRITES_TIMEOUT_MS),
     ],
   });
 }

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { awaitsConfirmation, paymentDecider, PaymentState } from '@shop/domain';
-import { CommandExecutor } from '@shop/projections';
+import { awaitsConfirmation, PaymentState } from '@shop/domain';
+import { Aggregates } from '@shop/commands';
 import { DepositForwarder } from './deposit-forwarder';
 import { PAYMENT_SETTINGS } from './payment-settings';
 import type { PaymentSettings } from './payment-settings';
@@ -17,7 +17,7 @@ export const searchServiceActor = { kind: 'system' as const, id: 'search-service
 export class PaymentDelivery {
   constructor(
     @Inject(PAYMENT_SETTINGS) private readonly settings: PaymentSettings,
-    private readonly executor: CommandExecutor,
+    private readonly aggregates: Aggregates,
     private readonly forwarder: DepositForwarder,
     private readonly processed: ProcessedTransactions,
   ) {}
@@ -28,9 +28,7 @@ export class PaymentDelivery {
       depositConfirmation(txHash, state),
       this.settings.webhookSecret,
     );
-    const { state: next } = await this.executor.execute(
-      paymentDecider,
-      'payment',
+    const { state: next } = await this.aggregates.payment.execute(
       txHash,
       { type: 'RecordConfirmationDelivery', delivery },
       { actor: searchServiceActor },

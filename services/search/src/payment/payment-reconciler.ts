@@ -1,13 +1,12 @@
 import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import type { Kysely } from 'kysely';
+import { Aggregates } from '@shop/commands';
 import type { SearchConfig } from '@shop/config';
-import { paymentDecider } from '@shop/domain';
-import { DeciderRunner } from '@shop/eventstore';
 import type { OpenWork } from '@shop/metrics';
 import type { Logger } from '@shop/logging';
 import { ReconcileLoop } from '@shop/reactions';
 import { RedisLock } from '@shop/redis';
-import { CONFIG, DECIDER_RUNNER, LOGGER } from '@shop/service-kit';
+import { CONFIG, LOGGER } from '@shop/service-kit';
 import { SEARCH_DB } from '../infrastructure/tokens';
 import { PaymentDelivery } from './payment-delivery';
 import { SearchDatabase } from './read-model/search-database';
@@ -38,9 +37,9 @@ export class PaymentReconciler implements OnApplicationBootstrap, BeforeApplicat
     @Inject(SEARCH_DB) db: Kysely<SearchDatabase>,
     @Inject(CONFIG) config: SearchConfig,
     @Inject(LOGGER) logger: Logger,
-    @Inject(DECIDER_RUNNER) private readonly runner: DeciderRunner,
     @Inject(VERIFICATION_LOCKS) private readonly locks: RedisLock,
     private readonly delivery: PaymentDelivery,
+    private readonly aggregates: Aggregates,
   ) {
     this.loop = new ReconcileLoop({
       what: 'pending payments',
@@ -71,7 +70,7 @@ export class PaymentReconciler implements OnApplicationBootstrap, BeforeApplicat
     const lease = await this.locks.acquire(verificationLock(txHash), LOCK_TTL_MS);
     if (!lease) return;
     try {
-      const { state } = await this.runner.state(paymentDecider, 'payment', txHash);
+      const { state } = await this.aggregates.payment.state(txHash);
       await this.delivery.deliver(txHash, state);
     } finally {
       await lease.release();

@@ -4,11 +4,9 @@ import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import type { SuiClient } from '@mysten/sui/client';
 import { getTransaction } from '@shop/chain';
 import type { RetryPolicy } from '@shop/retry';
-import { assertClaimedBy, DomainError, paymentDecider } from '@shop/domain';
-import { DeciderRunner } from '@shop/eventstore';
+import { assertClaimedBy, DomainError } from '@shop/domain';
 import { RedisLock } from '@shop/redis';
-import { CommandExecutor } from '@shop/projections';
-import { DECIDER_RUNNER } from '@shop/service-kit';
+import { Aggregates } from '@shop/commands';
 import { PAYMENT_SETTINGS } from './payment-settings';
 import type { PaymentSettings } from './payment-settings';
 import { VerificationResult } from './payment-schemas';
@@ -44,8 +42,7 @@ export class VerifyPaymentCommand extends Command<VerificationResult> {
 export class VerifyPaymentHandler implements ICommandHandler<VerifyPaymentCommand> {
   constructor(
     @Inject(PAYMENT_SETTINGS) private readonly settings: PaymentSettings,
-    @Inject(DECIDER_RUNNER) private readonly runner: DeciderRunner,
-    private readonly executor: CommandExecutor,
+    private readonly aggregates: Aggregates,
     @Inject(VERIFICATION_LOCKS) private readonly locks: RedisLock,
     private readonly processed: ProcessedTransactions,
     @Inject(SUI_CLIENT) private readonly sui: SuiClient,
@@ -62,7 +59,7 @@ export class VerifyPaymentHandler implements ICommandHandler<VerifyPaymentComman
     }
     const { terms } = this.settings;
     if (await this.processed.has(txHash)) {
-      const { state } = await this.runner.state(paymentDecider, 'payment', txHash);
+      const { state } = await this.aggregates.payment.state(txHash);
       if (state.status === 'SUCCESS') {
         assertClaimedBy(state, userId);
         return verificationAnswer(txHash, state);
@@ -79,14 +76,12 @@ export class VerifyPaymentHandler implements ICommandHandler<VerifyPaymentComman
       );
     }
     try {
-      const { state: recorded } = await this.runner.state(paymentDecider, 'payment', txHash);
+      const { state: recorded } = await this.aggregates.payment.state(txHash);
       const transaction =
         recorded.status === 'NEW'
           ? { transaction: await getTransaction(this.sui, txHash, CHAIN_READ_RETRY) }
           : {};
-      const { state: recordedNow } = await this.executor.execute(
-        paymentDecider,
-        'payment',
+      const { state: recordedNow } = await this.aggregates.payment.execute(
         txHash,
         { type: 'VerifyPayment', paymentId: randomUUID(), userId, terms, ...transaction },
         { actor: searchServiceActor },

@@ -1,15 +1,21 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { AggregateName, RecordedEvent } from '@shop/contracts';
-import { Decider } from '@shop/domain';
+import { RecordedEvent } from '@shop/contracts';
+import { Aggregate } from '@shop/domain';
+import { CommitMetadata, EventStore, WrongExpectedSequenceError } from '@shop/eventstore';
 import { AggregateCache, CachedAggregate } from './aggregate-cache';
-import { CommitMetadata } from './commit-codec';
-import { ConcurrencyExhaustedError, WrongExpectedSequenceError } from './errors';
-import { EventStore } from './event-store';
+import { ConcurrencyExhaustedError } from './errors';
 
 /** What the runner needs of an event store; an in-memory one serves the unit tests. */
 export type AggregateStore = Pick<EventStore, 'subject' | 'append' | 'load' | 'lastSequence' | 'readCommit'>;
 
 type AnyEvent = { type: string; data: unknown };
+
+/** One instance of an aggregate, with the subject its commits go to. */
+interface Instance<C, E extends AnyEvent, S> {
+  aggregate: Aggregate<C, E, S>;
+  id: string;
+  subject: string;
+}
 
 export interface CommandOutcome<E extends AnyEvent, S> {
   /** The events this command stored (or, for a repeated command id, the ones stored the first time). */
@@ -49,15 +55,15 @@ export class DeciderRunner {
    * each other; races with other processes are settled by the expected sequence and a retry.
    */
   run<C, E extends AnyEvent, S>(
-    decider: Decider<C, E, S>,
-    aggregate: AggregateName,
+    aggregate: Aggregate<C, E, S>,
     aggregateId: string,
     command: C,
     meta: CommitMetadata,
   ): Promise<CommandOutcome<E, S>> {
-    const subject = this.store.subject(aggregate, aggregateId);
+    const instance = this.instanceOf(aggregate, aggregateId);
+    const { subject } = instance;
     const previous = this.queues.get(subject) ?? Promise.resolve();
-    const next = previous.then(() => this.decideAndAppend(decider, aggregate, aggregateId, command, meta));
+    const next = previous.then(() => this.decideAndAppend(instance, command, meta));
     const settled = next.catch(() => undefined);
     this.queues.set(subject, settled);
     void settled.then(() => {
@@ -67,18 +73,17 @@ export class DeciderRunner {
   }
 
   private async decideAndAppend<C, E extends AnyEvent, S>(
-    decider: Decider<C, E, S>,
-    aggregate: AggregateName,
-    aggregateId: string,
+    instance: Instance<C, E, S>,
     command: C,
     meta: CommitMetadata,
   ): Promise<CommandOutcome<E, S>> {
-    const subject = this.store.subject(aggregate, aggregateId);
+    const { aggregate, subject } = instance;
+    const { decider } = aggregate;
     const cache = this.cacheFor<S>(decider);
     let current = cache.get(subject);
     let fresh = false;
     if (!current) {
-      current = await this.catchUp(decider, aggregate, aggregateId, undefined);
+      current = await this.catchUp(instance, undefined);
       fresh = true;
     }
 
@@ -95,7 +100,7 @@ export class DeciderRunner {
       } catch (error) {
         // A refusal based on a cached state must be confirmed against the stream first.
         if (!fresh && (await this.store.lastSequence(subject)) !== current.version) {
-          current = await this.catchUp(decider, aggregate, aggregateId, current);
+          current = await this.catchUp(instance, current);
           cache.set(subject, current);
           fresh = true;
           continue;
@@ -105,7 +110,7 @@ export class DeciderRunner {
 
       if (decided.length === 0) {
         if (!fresh && (await this.store.lastSequence(subject)) !== current.version) {
-          current = await this.catchUp(decider, aggregate, aggregateId, current);
+          current = await this.catchUp(instance, current);
           cache.set(subject, current);
           fresh = true;
           continue;
@@ -114,7 +119,7 @@ export class DeciderRunner {
       }
 
       try {
-        const result = await this.store.append(aggregate, aggregateId, decided, {
+        const result = await this.store.append(aggregate.name, instance.id, decided, {
           ...meta,
           expectedSequence: current.version,
         });
@@ -144,7 +149,7 @@ export class DeciderRunner {
         if (!(error instanceof WrongExpectedSequenceError)) throw error;
         // Another process writes this aggregate too: spread the retries out a little.
         await sleep(Math.random() * attempt * 2);
-        current = await this.catchUp(decider, aggregate, aggregateId, current);
+        current = await this.catchUp(instance, current);
         cache.set(subject, current);
         fresh = true;
       }
@@ -154,25 +159,25 @@ export class DeciderRunner {
 
   /** The current state without deciding anything (read-side checks inside command handlers). */
   async state<C, E extends AnyEvent, S>(
-    decider: Decider<C, E, S>,
-    aggregate: AggregateName,
+    aggregate: Aggregate<C, E, S>,
     aggregateId: string,
   ): Promise<{ state: S; version: number }> {
-    const subject = this.store.subject(aggregate, aggregateId);
-    const cache = this.cacheFor<S>(decider);
-    const cached = cache.get(subject);
-    const current = await this.catchUp(decider, aggregate, aggregateId, cached);
-    cache.set(subject, current);
+    const instance = this.instanceOf(aggregate, aggregateId);
+    const cache = this.cacheFor<S>(aggregate.decider);
+    const current = await this.catchUp(instance, cache.get(instance.subject));
+    cache.set(instance.subject, current);
     return { state: current.state, version: current.version };
   }
 
-  private async catchUp<E extends AnyEvent, S>(
-    decider: Decider<unknown, E, S>,
-    aggregate: AggregateName,
-    aggregateId: string,
+  private instanceOf<C, E extends AnyEvent, S>(aggregate: Aggregate<C, E, S>, id: string): Instance<C, E, S> {
+    return { aggregate, id, subject: this.store.subject(aggregate.name, id) };
+  }
+
+  private async catchUp<C, E extends AnyEvent, S>(
+    { aggregate: { name, decider }, id }: Instance<C, E, S>,
     from: CachedAggregate<S> | undefined,
   ): Promise<CachedAggregate<S>> {
-    const loaded = await this.store.load(aggregate, aggregateId, from?.version ?? 0);
+    const loaded = await this.store.load(name, id, from?.version ?? 0);
     let state = from?.state ?? decider.initialState();
     const commands = new Map(from?.commands);
     for (const event of loaded.events) {

@@ -10,6 +10,7 @@ import { providerWebhookEvents } from './events/provider-webhook-events';
 import { sessionEvents } from './events/session-events';
 import { userEvents } from './events/user-events';
 
+/** Every event this shop stores, by aggregate: the one EventCatalogue the stores read and write with. */
 const allEvents = [
   ...userEvents,
   ...cartEvents,

@@ -1,8 +1,12 @@
 import { AggregateName, eventCatalogue, NewEvent, RecordedEvent } from '@shop/contracts';
-import { buildCommit } from '../src/commit-codec';
+import {
+  AppendOptions,
+  AppendResult,
+  buildCommit,
+  LoadedEvents,
+  WrongExpectedSequenceError,
+} from '@shop/eventstore';
 import { AggregateStore } from '../src/decider-runner';
-import { AppendOptions, AppendResult, LoadedEvents } from '../src/event-store';
-import { WrongExpectedSequenceError } from '../src/errors';
 
 /** The stream's semantics (per-subject expected sequence, command-id dedupe) without I/O. */
 export class InMemoryStore implements AggregateStore {

@@ -7,7 +7,8 @@ import { assertSchemaMatchesFields, moveAddress, moveIdVector, moveUid } from '.
 import type { RetryPolicy } from '@shop/retry';
 import { withTransportRetry } from './retry';
 
-export interface CartState {
+/** A user's Move `Cart` object as the chain holds it (not the cart aggregate's state). */
+export interface CartObject {
   cartId: string;
   user: string;
   itemIds: string[];
@@ -27,7 +28,7 @@ export async function readCart(
   contract: { packageId: string; registryId: string },
   user: string,
   retry: RetryPolicy,
-): Promise<CartState | null> {
+): Promise<CartObject | null> {
   const response = await withTransportRetry(retry, () =>
     client.getDynamicFieldObject({ parentId: contract.registryId, name: { type: 'address', value: user } }),
   );

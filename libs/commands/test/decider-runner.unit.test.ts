@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { systemActor } from '@shop/contracts';
-import { Decider, DomainError } from '@shop/domain';
+import { Decider, defineAggregate, DomainError } from '@shop/domain';
 import { DeciderRunner } from '../src/decider-runner';
 import { ConcurrencyExhaustedError } from '../src/errors';
 import { InMemoryStore } from './in-memory-store';
@@ -34,6 +34,8 @@ const decider: Decider<Command, Named, State> = {
   },
 };
 
+const user = defineAggregate('user', decider);
+
 const meta = (commandId: string) => ({ commandId, correlationId: 'c', actor: systemActor });
 const id = '00000000-0000-4000-8000-000000000001';
 
@@ -41,9 +43,9 @@ describe('DeciderRunner', () => {
   it('decides on the loaded state and appends at its version', async () => {
     const store = new InMemoryStore();
     const runner = new DeciderRunner(store);
-    const first = await runner.run(decider, 'user', id, { type: 'Register' }, meta('c1'));
+    const first = await runner.run(user, id, { type: 'Register' }, meta('c1'));
     expect(first).toMatchObject({ appended: true, version: 1, state: { registered: true } });
-    const second = await runner.run(decider, 'user', id, { type: 'Rename', name: 'a' }, meta('c2'));
+    const second = await runner.run(user, id, { type: 'Rename', name: 'a' }, meta('c2'));
     expect(second.version).toBe(2);
     expect(second.events.map((e) => e.type)).toEqual(['DisplayNameSet']);
   });
@@ -51,9 +53,9 @@ describe('DeciderRunner', () => {
   it('serves later commands from its cache without reloading the aggregate', async () => {
     const store = new InMemoryStore();
     const runner = new DeciderRunner(store);
-    await runner.run(decider, 'user', id, { type: 'Register' }, meta('c1'));
-    await runner.run(decider, 'user', id, { type: 'Rename', name: 'a' }, meta('c2'));
-    await runner.run(decider, 'user', id, { type: 'Rename', name: 'b' }, meta('c3'));
+    await runner.run(user, id, { type: 'Register' }, meta('c1'));
+    await runner.run(user, id, { type: 'Rename', name: 'a' }, meta('c2'));
+    await runner.run(user, id, { type: 'Rename', name: 'b' }, meta('c3'));
     expect(store.loads).toBe(1);
   });
 
@@ -61,15 +63,13 @@ describe('DeciderRunner', () => {
     const store = new InMemoryStore();
     const mine = new DeciderRunner(store);
     const theirs = new DeciderRunner(store);
-    await mine.run(decider, 'user', id, { type: 'Register' }, meta('c1'));
-    await mine.run(decider, 'user', id, { type: 'Rename', name: 'a' }, meta('c2'));
+    await mine.run(user, id, { type: 'Register' }, meta('c1'));
+    await mine.run(user, id, { type: 'Rename', name: 'a' }, meta('c2'));
     // The other process renames in between: our cached state says one rename, the stream says two.
     store.beforeAppend = async () => {
-      await theirs.run(decider, 'user', id, { type: 'Rename', name: 'theirs' }, meta('t1'));
+      await theirs.run(user, id, { type: 'Rename', name: 'theirs' }, meta('t1'));
     };
-    await expect(
-      mine.run(decider, 'user', id, { type: 'Rename', name: 'b' }, meta('c3')),
-    ).rejects.toMatchObject({
+    await expect(mine.run(user, id, { type: 'Rename', name: 'b' }, meta('c3'))).rejects.toMatchObject({
       code: 'TOO_MANY_RENAMES',
     });
     expect((await store.load('user', id)).events.filter((e) => e.type === 'DisplayNameSet')).toHaveLength(2);
@@ -80,29 +80,21 @@ describe('DeciderRunner', () => {
     const stale = new DeciderRunner(store);
     const other = new DeciderRunner(store);
     // `stale` caches the user as unregistered...
-    await expect(
-      stale.run(decider, 'user', id, { type: 'Rename', name: 'x' }, meta('c0')),
-    ).rejects.toMatchObject({
+    await expect(stale.run(user, id, { type: 'Rename', name: 'x' }, meta('c0'))).rejects.toMatchObject({
       code: 'NOT_REGISTERED',
     });
     // ...then another process registers it.
-    await other.run(decider, 'user', id, { type: 'Register' }, meta('c1'));
-    const outcome = await stale.run(decider, 'user', id, { type: 'Rename', name: 'x' }, meta('c2'));
+    await other.run(user, id, { type: 'Register' }, meta('c1'));
+    const outcome = await stale.run(user, id, { type: 'Rename', name: 'x' }, meta('c2'));
     expect(outcome.appended).toBe(true);
   });
 
   it('answers a repeated command id with the first outcome, appending nothing', async () => {
     const store = new InMemoryStore();
     const runner = new DeciderRunner(store);
-    await runner.run(decider, 'user', id, { type: 'Register' }, meta('c1'));
-    const first = await runner.run(decider, 'user', id, { type: 'Rename', name: 'a' }, meta('same'));
-    const again = await new DeciderRunner(store).run(
-      decider,
-      'user',
-      id,
-      { type: 'Rename', name: 'a' },
-      meta('same'),
-    );
+    await runner.run(user, id, { type: 'Register' }, meta('c1'));
+    const first = await runner.run(user, id, { type: 'Rename', name: 'a' }, meta('same'));
+    const again = await new DeciderRunner(store).run(user, id, { type: 'Rename', name: 'a' }, meta('same'));
     expect(again.appended).toBe(false);
     expect(again.events.map((e) => e.id)).toEqual(first.events.map((e) => e.id));
     expect(store.messages).toHaveLength(2);
@@ -111,8 +103,8 @@ describe('DeciderRunner', () => {
   it('returns no events for a no-op decision', async () => {
     const store = new InMemoryStore();
     const runner = new DeciderRunner(store);
-    await runner.run(decider, 'user', id, { type: 'Register' }, meta('c1'));
-    const again = await runner.run(decider, 'user', id, { type: 'Register' }, meta('c2'));
+    await runner.run(user, id, { type: 'Register' }, meta('c1'));
+    const again = await runner.run(user, id, { type: 'Register' }, meta('c2'));
     expect(again).toMatchObject({ appended: false, events: [], version: 1 });
   });
 
@@ -122,7 +114,7 @@ describe('DeciderRunner', () => {
     const rival = new DeciderRunner(store, { maxAttempts: 50 });
     let n = 0;
     const interfere = async () => {
-      await rival.run(decider, 'user', `${id.slice(0, -1)}2`, { type: 'Register' }, meta(`r${n++}`));
+      await rival.run(user, `${id.slice(0, -1)}2`, { type: 'Register' }, meta(`r${n++}`));
       store.messages.push({
         subject: store.subject('user', id),
         sequence: store.messages.length + 1,
@@ -131,7 +123,7 @@ describe('DeciderRunner', () => {
       store.beforeAppend = interfere;
     };
     store.beforeAppend = interfere;
-    await expect(runner.run(decider, 'user', id, { type: 'Register' }, meta('c1'))).rejects.toBeInstanceOf(
+    await expect(runner.run(user, id, { type: 'Register' }, meta('c1'))).rejects.toBeInstanceOf(
       ConcurrencyExhaustedError,
     );
   });

@@ -1,0 +1,83 @@
+import { randomUUID } from 'node:crypto';
+import { Actor, AggregateName } from '@shop/contracts';
+import { Aggregate } from '@shop/domain';
+import { currentCorrelationId } from '@shop/logging';
+import { CommandOutcome, DeciderRunner } from './decider-runner';
+import { ReadYourWrites } from './read-your-writes';
+
+export interface ExecuteOptions {
+  actor: Actor;
+  /** Stable id of the command (from an Idempotency-Key or the causing event) so a retry is stored once. */
+  commandId?: string;
+  causationId?: string | null;
+}
+
+export interface ReadableObservation {
+  aggregate: AggregateName;
+  /** The commit's stream sequence. */
+  sequence: number;
+  /** From the append's acknowledgement until the commit was readable, or until the wait gave up. */
+  seconds: number;
+  /** False when the wait timed out and the caller was answered before its write was readable. */
+  readable: boolean;
+}
+
+type AnyEvent = { type: string; data: unknown };
+
+/** The write side of one aggregate: run a command on an instance, or read an instance's state. */
+export interface AggregateCommands<C, E extends AnyEvent, S> {
+  /**
+   * Runs the command on the instance `id`, then waits (bounded) until the read models of the
+   * aggregate have applied the commit, so the caller's next read sees its write.
+   */
+  execute(id: string, command: C, options: ExecuteOptions): Promise<CommandOutcome<E, S>>;
+  /** The instance's current state, deciding nothing (checks before a command or a chain call). */
+  state(id: string): Promise<{ state: S; version: number }>;
+  /**
+   * Waits (bounded, like a command) until the read models have applied `version`: for an answer
+   * built from a write another process made, so the client's next read sees it.
+   */
+  waitReadable(version: number): Promise<boolean>;
+}
+
+/** Runs commands through the decider runner and waits for them to be readable, as it is given to. */
+export class CommandExecutor {
+  private readonly readableListeners = new Set<(observation: ReadableObservation) => void>();
+
+  constructor(
+    private readonly runner: DeciderRunner,
+    private readonly readYourWrites: ReadYourWrites,
+  ) {}
+
+  of<C, E extends AnyEvent, S>(aggregate: Aggregate<C, E, S>): AggregateCommands<C, E, S> {
+    const name = aggregate.name;
+    return {
+      execute: async (id, command, options) => {
+        const outcome = await this.runner.run(aggregate, id, command, {
+          commandId: options.commandId ?? randomUUID(),
+          correlationId: currentCorrelationId() ?? randomUUID(),
+          causationId: options.causationId ?? null,
+          actor: options.actor,
+        });
+        if (outcome.version > 0) await this.awaitReadable(name, outcome.version, outcome.appended);
+        return outcome;
+      },
+      state: (id) => this.runner.state(aggregate, id),
+      waitReadable: (version) => this.readYourWrites.waitReadable(name, version),
+    };
+  }
+
+  /** Reports the write-to-readable time of every appended command (metrics). Returns the way to stop. */
+  onReadable(listener: (observation: ReadableObservation) => void): () => void {
+    this.readableListeners.add(listener);
+    return () => this.readableListeners.delete(listener);
+  }
+
+  private async awaitReadable(aggregate: AggregateName, sequence: number, appended: boolean): Promise<void> {
+    const appendedAt = performance.now();
+    const readable = await this.readYourWrites.waitReadable(aggregate, sequence);
+    if (!appended || !this.readYourWrites.reads(aggregate)) return;
+    const seconds = (performance.now() - appendedAt) / 1000;
+    for (const listener of this.readableListeners) listener({ aggregate, sequence, seconds, readable });
+  }
+}

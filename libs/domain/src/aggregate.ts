@@ -1,0 +1,20 @@
+import type { AggregateName } from '@shop/contracts';
+import type { Decider } from './decider';
+
+/**
+ * An aggregate as the write side runs it: the decider that owns its rules and the name its
+ * commits are stored under. An instance's id is the last token of its subject,
+ * `<prefix>.<name>.<id>` (see subjectFor), for every aggregate alike.
+ */
+export interface Aggregate<C, E extends { type: string; data: unknown }, S> {
+  readonly name: AggregateName;
+  readonly decider: Decider<C, E, S>;
+}
+
+/** Pairs a decider with its aggregate's name, once, so no caller can pair them wrongly. */
+export function defineAggregate<C, E extends { type: string; data: unknown }, S>(
+  name: AggregateName,
+  decider: Decider<C, E, S>,
+): Aggregate<C, E, S> {
+  return { name, decider };
+}

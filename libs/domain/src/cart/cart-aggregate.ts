@@ -1,0 +1,4 @@
+import { defineAggregate } from '../aggregate';
+import { cartDecider } from './cart-decider';
+
+export const cartAggregate = defineAggregate('cart', cartDecider);

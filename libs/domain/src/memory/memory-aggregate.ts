@@ -1,0 +1,4 @@
+import { defineAggregate } from '../aggregate';
+import { memoryDecider } from './memory-decider';
+
+export const memoryAggregate = defineAggregate('memory', memoryDecider);

@@ -1,0 +1,31 @@
+import type { Provider } from '@nestjs/common';
+import type { AggregateName } from '@shop/contracts';
+import { Aggregates, CommandExecutor, DeciderRunner } from '@shop/commands';
+import type { EventStore } from '@shop/eventstore';
+import { PositionTracker, ReadModelPositions } from '@shop/projections';
+import { EVENT_STORE, POSITION_TRACKER } from '../tokens';
+
+/**
+ * The write side on the process's event store, given read-your-writes as the positions of the
+ * projections that read each aggregate (`readers`): a command answers once its write is readable.
+ */
+export function writeSideProviders(
+  readers: readonly { name: string; aggregates: readonly AggregateName[] }[],
+  readYourWritesTimeoutMs: number,
+): Provider[] {
+  return [
+    {
+      provide: ReadModelPositions,
+      inject: [POSITION_TRACKER],
+      useFactory: (tracker: PositionTracker) =>
+        new ReadModelPositions(tracker, readers, readYourWritesTimeoutMs),
+    },
+    {
+      provide: CommandExecutor,
+      inject: [EVENT_STORE, ReadModelPositions],
+      useFactory: (store: EventStore, positions: ReadModelPositions) =>
+        new CommandExecutor(new DeciderRunner(store), positions),
+    },
+    { provide: Aggregates, inject: [CommandExecutor], useFactory: (executor: CommandExecutor) => new Aggregates(executor) },
+  ];
+}
