@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { EventDefinition, Upcaster } from './event-definition';
 import { EventEnvelope } from './event-envelope';
-import { dataKeyIdFor, erasedValueFor, SEALED_FIELD } from './personal-data';
+import { dataKeyIdFor, erasedValueFor } from './personal-data';
 
 /** A top-level data field holding personal data, and what it reads as once erased. */
 export interface PersonalField {
@@ -35,16 +35,12 @@ export class EventCatalogue {
   private readonly byType = new Map<string, EventDefinition>();
   private readonly upcasters = new Map<string, Upcaster>();
   private readonly personal = new Map<string, readonly PersonalField[]>();
-  private readonly fieldOrder = new Map<string, readonly string[]>();
 
   constructor(definitions: readonly EventDefinition[], upcasters: readonly Upcaster[] = []) {
     for (const definition of definitions) {
       if (this.byType.has(definition.type)) throw new Error(`event type defined twice: ${definition.type}`);
       this.byType.set(definition.type, definition);
       this.personal.set(definition.type, personalFieldsOf(definition));
-      if (definition.personalData.length > 0) {
-        this.fieldOrder.set(definition.type, Object.keys((definition.schema as z.ZodObject).shape));
-      }
     }
     for (const upcaster of upcasters) {
       const current = this.definition(upcaster.type);
@@ -76,15 +72,6 @@ export class EventCatalogue {
   personalFields(type: string): readonly PersonalField[] {
     this.definition(type);
     return this.personal.get(type)!;
-  }
-
-  /**
-   * The data fields of a type with personal data, in the order its validated data has them, so
-   * data put back together from clear and opened fields reads exactly as it was written.
-   */
-  dataFieldOrder(type: string): readonly string[] {
-    this.definition(type);
-    return this.fieldOrder.get(type) ?? [];
   }
 
   definition(type: string): EventDefinition {
@@ -125,15 +112,9 @@ function personalFieldsOf(definition: EventDefinition): readonly PersonalField[]
     throw new Error(`${definition.type}: personal data needs an object schema`);
   }
   const shape = definition.schema.shape as Record<string, z.ZodType>;
-  if (SEALED_FIELD in shape)
-    throw new Error(`${definition.type}: ${SEALED_FIELD} is where personal data is stored`);
   return definition.personalData.map((name) => {
     const field = shape[name];
     if (!field) throw new Error(`${definition.type}: personal field ${name} is not a top-level field`);
-    // An erased event cannot tell which fields it had, so each personal field is always there.
-    if (field.safeParse(undefined).success) {
-      throw new Error(`${definition.type}: personal field ${name} may be absent`);
-    }
     return { name, erased: erasedValueFor(field, `${definition.type}.${name}`) };
   });
 }

@@ -5,9 +5,9 @@ import { AggregateName } from './aggregates';
 export const ERASED = '[erased]';
 
 /**
- * Personal data as stored: AES-256-GCM ciphertext (tag appended) of its JSON, under the data key
- * `kid`, with its 96-bit nonce. Only the owner's key opens it, so destroying that key erases it
- * from every copy of the stream at once.
+ * A personal field as stored: AES-256-GCM ciphertext (tag appended) of the field's JSON, under
+ * the data key `kid`, with its 96-bit nonce. Only the owner's key opens it, so destroying that
+ * key erases the field from every copy of the stream at once.
  */
 export const sealedValueSchema = z.strictObject({
   kid: z.string().min(1).max(240),
@@ -15,13 +15,6 @@ export const sealedValueSchema = z.strictObject({
   ct: z.base64(),
 });
 export type SealedValue = z.infer<typeof sealedValueSchema>;
-
-/**
- * The data field that holds an event's personal fields, sealed together as one JSON object; the
- * fields themselves are left out of the stored data. (Events stored before it hold each personal
- * field sealed on its own in place, or in clear.)
- */
-export const SEALED_FIELD = '$sealed';
 
 export function isSealedValue(value: unknown): value is SealedValue {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { aggregates } from './aggregates';
 import { EventCatalogue } from './event-catalogue';
 import { actorSchema } from './event-envelope';
-import { SEALED_FIELD, sealedValueSchema } from './personal-data';
+import { sealedValueSchema } from './personal-data';
 
 type Json = Record<string, unknown>;
 
@@ -14,24 +14,16 @@ function schemaOf(schema: z.ZodType): Json {
 
 const pascal = (name: string) => name.replace(/(^|-)([a-z])/g, (_, __, c: string) => c.toUpperCase());
 
-/**
- * Data as stored: the personal fields sealed together in `SEALED_FIELD`; or, as written before,
- * each personal field sealed in place or in clear.
- */
+/** Data as stored: a personal field is sealed, or in clear when written before encryption. */
 function storedDataSchema(catalogue: EventCatalogue, type: string): z.ZodType {
   const definition = catalogue.definition(type);
   const fields = catalogue.personalFields(type);
   if (fields.length === 0) return definition.schema;
   const object = definition.schema as z.ZodObject;
   const shape = object.shape as Record<string, z.ZodType>;
-  const clearShape = Object.fromEntries(
-    Object.entries(shape).filter(([name]) => !fields.some((f) => f.name === name)),
-  );
-  const sealedTogether = z.object({ ...clearShape, [SEALED_FIELD]: sealedValueSchema });
-  const sealedInPlace = object.extend(
+  return object.extend(
     Object.fromEntries(fields.map((f) => [f.name, z.union([sealedValueSchema, shape[f.name]!])])),
   );
-  return z.union([sealedTogether, sealedInPlace]);
 }
 
 /** The full envelope of one event type at its current version, as JSON Schema. */
