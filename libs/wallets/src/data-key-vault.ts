@@ -5,6 +5,7 @@ import { DataKeyDestroyedError, DataKeys } from '@shop/eventstore';
 import { open, seal } from './aes-gcm';
 import { LruMap } from './lru-map';
 
+const KEY_BYTES = 32;
 /** Rows one insert of new keys carries at most. */
 const MAX_KEYS_PER_INSERT = 1000;
 
@@ -83,11 +84,15 @@ export class DataKeyVault implements DataKeys {
    * first insert's key.
    */
   private async createOrLoad(keyIds: readonly string[]): Promise<Map<string, Buffer | null>> {
+    const material = randomBytes(KEY_BYTES * keyIds.length);
+    const made = new Map<string, { key: Buffer; ciphertext: Buffer }>();
     const rows = await this.db
       .insertInto('data_keys')
       .values(
-        keyIds.map((keyId) => {
-          const sealed = seal(this.masterKey, randomBytes(32).toString('hex'), keyId);
+        keyIds.map((keyId, i) => {
+          const key = material.subarray(i * KEY_BYTES, (i + 1) * KEY_BYTES);
+          const sealed = seal(this.masterKey, key.toString('hex'), keyId);
+          made.set(keyId, { key, ciphertext: sealed.ciphertext });
           return { key_id: keyId, ciphertext: sealed.ciphertext, iv: sealed.iv, auth_tag: sealed.authTag };
         }),
       )
@@ -96,7 +101,9 @@ export class DataKeyVault implements DataKeys {
       .execute();
     const keys = new Map<string, Buffer | null>();
     for (const row of rows) {
-      const key = this.unwrap(row);
+      const mine = made.get(row.key_id)!;
+      // A row this insert wrote holds the key made here; one stored before is unwrapped.
+      const key = row.ciphertext?.equals(mine.ciphertext) ? mine.key : this.unwrap(row);
       this.cache.set(row.key_id, key);
       keys.set(row.key_id, key);
     }
