@@ -30,7 +30,7 @@ async function main(): Promise<void> {
       db: database.db as Kysely<unknown>,
       name: `bench_${benchNames().runId}_enc`,
       users: option('users', 1000),
-      rounds: option('rounds', 2),
+      rounds: option('rounds', 3),
       log: (line) => process.stderr.write(`${line}\n`),
     });
     const output = {

@@ -5,6 +5,15 @@ import { DataKeyDestroyedError, DataKeys } from '@shop/eventstore';
 import { open, seal } from './aes-gcm';
 import { LruMap } from './lru-map';
 
+const KEY_BYTES = 32;
+/** Rows one insert of new keys carries at most. */
+const MAX_KEYS_PER_INSERT = 1000;
+
+interface QueuedKey {
+  resolve(key: Buffer | null): void;
+  reject(error: unknown): void;
+}
+
 /**
  * The data keys of personal data, one per subject, wrapped under the master key (bound to their
  * id as GCM associated data) in the never-rebuilt secrets schema. Keys are created on first use
@@ -13,6 +22,9 @@ import { LruMap } from './lru-map';
 export class DataKeyVault implements DataKeys {
   private readonly cache: LruMap<string, Buffer | null>;
   private readonly creating = new Map<string, Promise<Buffer | null>>();
+  /** First uses waiting for the insert in flight to finish; the next insert carries all of them. */
+  private readonly queued = new Map<string, QueuedKey>();
+  private inserting = false;
 
   constructor(
     private readonly db: Kysely<SecretsDatabase>,
@@ -26,10 +38,13 @@ export class DataKeyVault implements DataKeys {
     const cached = this.cache.get(keyId);
     if (cached) return cached;
     if (cached === null) throw new DataKeyDestroyedError(keyId);
-    // Concurrent first writes of one subject in this process share one round trip.
+    // Concurrent first writes of one subject in this process share one key.
     let flight = this.creating.get(keyId);
     if (!flight) {
-      flight = this.createOrLoad(keyId).finally(() => this.creating.delete(keyId));
+      flight = new Promise<Buffer | null>((resolve, reject) => {
+        this.queued.set(keyId, { resolve, reject });
+        this.insertQueued();
+      }).finally(() => this.creating.delete(keyId));
       this.creating.set(keyId, flight);
     }
     const key = await flight;
@@ -38,21 +53,61 @@ export class DataKeyVault implements DataKeys {
   }
 
   /**
-   * One statement: inserts a new key, or returns the stored row (a live key or a tombstone) when
-   * there is one. Committed before the caller publishes anything sealed under it, so no stored
-   * ciphertext ever lacks its key. Processes racing on one subject all get the first insert's key.
+   * One insert at a time, of every key queued meanwhile: a first use alone waits one round trip,
+   * and many new subjects at once share round trips (and the commit's flush) instead of each
+   * queueing for a connection.
    */
-  private async createOrLoad(keyId: string): Promise<Buffer | null> {
-    const sealed = seal(this.masterKey, randomBytes(32).toString('hex'), keyId);
-    const row = await this.db
+  private insertQueued(): void {
+    if (this.inserting || this.queued.size === 0) return;
+    const batch = [...this.queued].slice(0, MAX_KEYS_PER_INSERT);
+    for (const [keyId] of batch) this.queued.delete(keyId);
+    this.inserting = true;
+    this.createOrLoad(batch.map(([keyId]) => keyId))
+      .then(
+        (keys) => {
+          for (const [keyId, waiting] of batch) waiting.resolve(keys.get(keyId)!);
+        },
+        (error: unknown) => {
+          for (const [, waiting] of batch) waiting.reject(error);
+        },
+      )
+      .finally(() => {
+        this.inserting = false;
+        this.insertQueued();
+      });
+  }
+
+  /**
+   * One statement: inserts a new key for each id, or returns the stored row (a live key or a
+   * tombstone) when there is one. Committed before the caller publishes anything sealed under
+   * them, so no stored ciphertext ever lacks its key. Processes racing on one subject all get the
+   * first insert's key.
+   */
+  private async createOrLoad(keyIds: readonly string[]): Promise<Map<string, Buffer | null>> {
+    const material = randomBytes(KEY_BYTES * keyIds.length);
+    const made = new Map<string, { key: Buffer; ciphertext: Buffer }>();
+    const rows = await this.db
       .insertInto('data_keys')
-      .values({ key_id: keyId, ciphertext: sealed.ciphertext, iv: sealed.iv, auth_tag: sealed.authTag })
+      .values(
+        keyIds.map((keyId, i) => {
+          const key = material.subarray(i * KEY_BYTES, (i + 1) * KEY_BYTES);
+          const sealed = seal(this.masterKey, key.toString('hex'), keyId);
+          made.set(keyId, { key, ciphertext: sealed.ciphertext });
+          return { key_id: keyId, ciphertext: sealed.ciphertext, iv: sealed.iv, auth_tag: sealed.authTag };
+        }),
+      )
       .onConflict((oc) => oc.column('key_id').doUpdateSet((eb) => ({ key_id: eb.ref('data_keys.key_id') })))
       .returningAll()
-      .executeTakeFirstOrThrow();
-    const key = this.unwrap(row);
-    this.cache.set(keyId, key);
-    return key;
+      .execute();
+    const keys = new Map<string, Buffer | null>();
+    for (const row of rows) {
+      const mine = made.get(row.key_id)!;
+      // A row this insert wrote holds the key made here; one stored before is unwrapped.
+      const key = row.ciphertext?.equals(mine.ciphertext) ? mine.key : this.unwrap(row);
+      this.cache.set(row.key_id, key);
+      keys.set(row.key_id, key);
+    }
+    return keys;
   }
 
   async keysForReading(keyIds: ReadonlySet<string>): Promise<ReadonlyMap<string, Buffer | null>> {

@@ -39,6 +39,18 @@ describe('data key vault', () => {
     expect((await fresh.keysForReading(new Set([id]))).get(id)!.equals(keys[0]!)).toBe(true);
   });
 
+  it('creates the keys of many first uses at once in one insert behind the one in flight', async () => {
+    const writer = await openDataKeyVault(db, schema, masterKey);
+    const batch = ids(50);
+    const before = queries;
+    const keys = await Promise.all(batch.map((id) => writer.keyForWriting(id)));
+    expect(queries - before).toBe(2);
+    expect(new Set(keys.map((k) => k.toString('hex'))).size).toBe(50);
+    const fresh = await openDataKeyVault(db, schema, masterKey);
+    const stored = await fresh.keysForReading(new Set(batch));
+    batch.forEach((id, i) => expect(stored.get(id)!.equals(keys[i]!)).toBe(true));
+  });
+
   it('loads the keys of a batch in one round trip, then serves them from its cache', async () => {
     const writer = await openDataKeyVault(db, schema, masterKey);
     const batch = ids(50);

@@ -208,6 +208,46 @@ describe('crypto-shredding', () => {
   });
 });
 
+describe('the sessions of a closed account', () => {
+  const refused = { status: 401, json: { error: expect.any(String), code: 'UNAUTHORIZED' } };
+  const withCookie = (token: string) => {
+    const client = new TestClient(stack.url);
+    client.setCookie('provider-jwt', token);
+    return client;
+  };
+
+  it('a session cookie kept from before the account was closed opens no route afterwards', async () => {
+    const client = new TestClient(stack.url);
+    await client.onboard(`${unique('kept')}@example.com`);
+    expect((await client.request('GET', '/api/cart')).status).toBe(200);
+    const token = client.cookie('provider-jwt')!;
+    expect((await client.request('DELETE', '/api/auth/account')).status).toBe(200);
+
+    const stale = withCookie(token);
+    for (const path of ['/api/cart', '/api/sessions', '/api/auth/profile']) {
+      const response = await stale.request('GET', path);
+      expect({ status: response.status, json: response.json }, path).toEqual(refused);
+    }
+  });
+
+  it('a closure this gateway did not append is read from the user aggregate, whatever the read model says', async () => {
+    const client = new TestClient(stack.url);
+    const userId = await client.onboard(`${unique('elsewhere')}@example.com`);
+    const token = client.cookie('provider-jwt')!;
+    // Closed by another process (an operator's erasure): this gateway's appends never carry it.
+    const { version } = await stack.store.load('user', userId);
+    await stack.store.append('user', userId, [{ type: 'AccountClosed', data: { by: 'operator' } }], {
+      commandId: randomUUID(),
+      correlationId: randomUUID(),
+      actor: { kind: 'operator', id: null },
+      expectedSequence: version,
+    });
+
+    const response = await withCookie(token).request('GET', '/api/cart');
+    expect({ status: response.status, json: response.json }).toEqual(refused);
+  });
+});
+
 async function expectRebuildEqualsLive(): Promise<void> {
   const last = await caughtUp();
   const projections = readModelProjections();

@@ -1,14 +1,13 @@
 import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
-import type { Kysely } from 'kysely';
 import { Aggregates } from '@shop/commands';
 import type { GatewayConfig } from '@shop/config';
 import { DomainError, userIdForProviderSubject } from '@shop/domain';
+import type { EventStore } from '@shop/eventstore';
 import { API_ROUTE, ApiRouteSpec } from '@shop/http';
 import { ProviderClient } from '@shop/provider';
-import type { ReadModelDatabase } from '@shop/read-models';
 import { RateLimiter, rateLimitHeaders } from '@shop/redis';
-import { CONFIG, PROVIDER, RATE_LIMITER, READ_DB } from '../infrastructure/tokens';
+import { CONFIG, EVENT_STORE, PROVIDER, RATE_LIMITER } from '../infrastructure/tokens';
 import { clearSessionCookies, REFRESH_COOKIE, SESSION_COOKIE, setSessionCookie } from './session-cookies';
 import { AuthenticatedRequest, SessionIdentity } from './session-identity';
 import { ExpiredSessionError, invalidSession, TokenVerifier, VerifiedIdentity } from './token-verifier';
@@ -23,28 +22,38 @@ const rateLimitedPrefixes = [
   '/api/cart',
 ];
 
-const onboardedCacheSize = 100_000;
+const accountCacheSize = 100_000;
 
 const onboardingIncomplete = () =>
   new DomainError('forbidden', 'ONBOARDING_INCOMPLETE', 'Complete onboarding before using this route');
 
+/** What the user aggregate last said of an account; `onboarded` opens the gated routes. */
+type AccountStatus = 'open' | 'onboarded' | 'closed';
+
 /**
  * Enforces each route's access class from its @ApiRoute, so the documented class is the
- * enforced one: public; session (a valid cookie, 401 otherwise); gated (also onboarding
- * step 3, 403 otherwise). 401 is decided before 403, and both before the rate limit.
+ * enforced one: public; session (a valid cookie of an account that is not closed, 401
+ * otherwise); gated (also onboarding step 3, 403 otherwise). 401 is decided before 403, and both
+ * before the rate limit.
  */
 @Injectable()
 export class AccessGuard implements CanActivate {
-  private readonly onboarded = new Set<string>();
+  private readonly accounts = new Map<string, AccountStatus>();
 
   constructor(
     private readonly verifier: TokenVerifier,
     @Inject(CONFIG) private readonly config: GatewayConfig,
-    @Inject(READ_DB) private readonly db: Kysely<ReadModelDatabase>,
     @Inject(RATE_LIMITER) private readonly limiter: RateLimiter,
     @Inject(PROVIDER) private readonly provider: ProviderClient | null,
     private readonly aggregates: Aggregates,
-  ) {}
+    @Inject(EVENT_STORE) store: EventStore,
+  ) {
+    // A session token outlives the account it names: a closure on this process ends its sessions at once.
+    store.onAppended((events) => {
+      for (const event of events)
+        if (event.type === 'AccountClosed') this.remember(event.aggregateId, 'closed');
+    });
+  }
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const spec = Reflect.getMetadata(API_ROUTE, context.getHandler()) as ApiRouteSpec | undefined;
@@ -55,14 +64,12 @@ export class AccessGuard implements CanActivate {
 
     const identity = await this.authenticate(request, reply);
     request.identity = identity;
-
-    if (spec.access === 'gated' && !this.onboarded.has(identity.userId)) {
-      if (!(await this.hasOnboarded(identity.userId))) throw onboardingIncomplete();
-      // The step never decreases, so "onboarded" cannot go stale (only "not yet" could).
-      this.onboarded.add(identity.userId);
-      if (this.onboarded.size > onboardedCacheSize)
-        this.onboarded.delete(this.onboarded.values().next().value!);
+    const status = await this.accountStatus(identity.userId, spec.access === 'gated');
+    if (status === 'closed') {
+      clearSessionCookies(reply, { secure: this.config.NODE_ENV === 'production' });
+      throw invalidSession();
     }
+    if (spec.access === 'gated' && status !== 'onboarded') throw onboardingIncomplete();
 
     const path = request.routeOptions.url ?? request.url;
     if (rateLimitedPrefixes.some((prefix) => path.startsWith(prefix))) {
@@ -77,19 +84,25 @@ export class AccessGuard implements CanActivate {
   }
 
   /**
-   * The read model answers "yes" cheaply, but its "not yet" may only mean the projector is
-   * behind (busy, catching up, restarting): the user aggregate in the stream has the last word,
-   * so step 3 opens the gated routes at once.
+   * Decided by the user aggregate, not the read model: the projector may lag behind a closure
+   * or the last onboarding step. "closed" is final; "onboarded" and "open" are kept until a
+   * closure appended by this process replaces them ("open" is asked again when a gated route
+   * needs more). A closure appended by another process is seen when the user's entry is next
+   * asked: for a cached "onboarded" or "open", after it is evicted or this process restarts.
    */
-  private async hasOnboarded(userId: string): Promise<boolean> {
-    const user = await this.db
-      .selectFrom('users')
-      .select('onboarding_step')
-      .where('user_id', '=', userId)
-      .executeTakeFirst();
-    if (user && user.onboarding_step >= 3) return true;
+  private async accountStatus(userId: string, needsOnboarding: boolean): Promise<AccountStatus> {
+    const known = this.accounts.get(userId);
+    if (known === 'closed' || known === 'onboarded' || (known === 'open' && !needsOnboarding)) return known;
     const { state } = await this.aggregates.user.state(userId);
-    return state.onboardingStep >= 3;
+    const status = state.closed ? 'closed' : state.onboardingStep >= 3 ? 'onboarded' : 'open';
+    this.remember(userId, status);
+    return status;
+  }
+
+  private remember(userId: string, status: AccountStatus): void {
+    this.accounts.delete(userId);
+    this.accounts.set(userId, status);
+    if (this.accounts.size > accountCacheSize) this.accounts.delete(this.accounts.keys().next().value!);
   }
 
   /**
