@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { cpus, loadavg } from 'node:os';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Kysely, sql } from 'kysely';
 import { eventCatalogue } from '@shop/contracts';
@@ -9,7 +9,7 @@ import { connectNats, EventStore } from '@shop/eventstore';
 import { createRedis, redisReady } from '@shop/redis';
 import { openDataKeyVault } from '@shop/wallets';
 import { ApiClient } from './api-client';
-import { BenchNames, benchNames, startBenchStack } from './bench-stack';
+import { BenchNames, benchNames, BenchStack, startBenchStack } from './bench-stack';
 import { buildServices } from './build-services';
 import { measureEncryptionCost } from './encryption-cost';
 import { eventsPerUser } from './event-history';
@@ -133,7 +133,15 @@ async function main(): Promise<void> {
   const rss: Record<string, unknown> = { afterStart: memory(stack) };
   results.memory = rss;
   try {
-    if (phases.has('idle')) results.idle = await idle(stack, idleSeconds, log);
+    /** With --profile, the services' CPU profiles of `phase` alone (see cpu-profile.ts). */
+    const profiled = async <T>(phase: string, work: () => Promise<T>): Promise<T> => {
+      if (!profileDir) return work();
+      await markProfiles(stack, profileDir, `before-${phase}`);
+      const result = await work();
+      await markProfiles(stack, profileDir, phase);
+      return result;
+    };
+    if (phases.has('idle')) results.idle = await profiled('idle', () => idle(stack, idleSeconds, log));
     log(`onboarding ${concurrency * usersPerWorker} users`);
     const ctx: PhaseContext = {
       stack,
@@ -159,13 +167,15 @@ async function main(): Promise<void> {
       log,
     };
     if (phases.has('write')) {
-      results.write = await writePath(ctx);
+      results.write = await profiled('write', () => writePath(ctx));
       rss.afterWrite = memory(stack);
     }
     if (phases.has('raw')) results.rawFloor = await rawPath(ctx);
-    if (phases.has('read')) results.read = await readPath(ctx);
-    if (phases.has('paced')) results.writeToReadable = await pacedWrites(ctx, fixedCommandRate);
-    if (phases.has('growth')) results.growth = await growth(ctx, growthEvents, fixedCommandRate);
+    if (phases.has('read')) results.read = await profiled('read', () => readPath(ctx));
+    if (phases.has('paced'))
+      results.writeToReadable = await profiled('paced', () => pacedWrites(ctx, fixedCommandRate));
+    if (phases.has('growth'))
+      results.growth = await profiled('growth', () => growth(ctx, growthEvents, fixedCommandRate));
     if (phases.has('rebuild')) results.rebuild = await rebuild(ctx, minEvents);
     if (phases.has('encryption')) {
       results.encryption = await measureEncryptionCost({
@@ -219,6 +229,19 @@ async function main(): Promise<void> {
     ? (JSON.parse(readFileSync(baselineFile, 'utf8')) as Record<string, unknown>)
     : undefined;
   process.stdout.write(`${renderTable(resultRows(results, baseline))}\n\nresults: ${file}\n`);
+}
+
+/** Has the services write what they sampled since the last mark as <service>-<label>.cpuprofile. */
+async function markProfiles(stack: BenchStack, dir: string, label: string): Promise<void> {
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(resolve(dir, 'label'), label);
+  const services = { gateway: stack.gateway, projector: stack.projector };
+  const files = Object.keys(services).map((name) => resolve(dir, `${name}-${label}.cpuprofile`));
+  for (const service of Object.values(services)) service.child.kill('SIGWINCH');
+  // The profiles are written asynchronously; the next phase must not start (or relabel) before.
+  const deadline = Date.now() + 10_000;
+  while (!files.every((f) => existsSync(f)) && Date.now() < deadline)
+    await new Promise((r) => setTimeout(r, 50));
 }
 
 /** Streams, schemas and Redis keys of this run only. */
