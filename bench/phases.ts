@@ -1,6 +1,6 @@
 import { Kysely, sql } from 'kysely';
 import { EventStore } from '@shop/eventstore';
-import { sampleValue } from '@shop/metrics';
+import { MetricSample, sampleValue } from '@shop/metrics';
 import { rebuildProjections } from '@shop/projections';
 import { readModelProjections } from '@shop/read-models';
 // Services have no path alias (only libs do), so the analytics projections are imported by path.
@@ -31,6 +31,23 @@ export interface PhaseContext {
 
 const ms = (seconds: number) => Math.round(seconds * 100_000) / 100;
 
+/**
+ * Read-your-writes between two scrapes: commands answered before their write was readable (each
+ * sets the consistency-token cookie), requests the users' cookie jars then sent with a token (each
+ * waited for it), and those whose wait ran out (CONSISTENT_READ_TIMEOUT_MS) before it was reached.
+ */
+function readYourWrites(
+  before: { gateway: MetricSample[]; tokensSent: number },
+  after: { gateway: MetricSample[]; tokensSent: number },
+) {
+  const delta = (name: string) => sampleValue(after.gateway, name) - sampleValue(before.gateway, name);
+  return {
+    commandWaitTimeouts: delta('read_your_writes_timeouts_total'),
+    requestsWithToken: after.tokensSent - before.tokensSent,
+    consistentReadTimeouts: delta('consistent_read_timeouts_total'),
+  };
+}
+
 /** Worker `w` cycles through its own users, so no two workers ever write the same cart. */
 function userOf(ctx: PhaseContext, worker: number, iteration: number): BenchUser {
   const perWorker = ctx.users.length / ctx.concurrency;
@@ -38,9 +55,9 @@ function userOf(ctx: PhaseContext, worker: number, iteration: number): BenchUser
 }
 
 async function addAndRemove(api: ApiClient, user: BenchUser): Promise<number[]> {
-  const added = await api.expect(201, 'POST', '/api/cart', { cookie: user.cookie, body: benchProduct() });
+  const added = await api.expect(201, 'POST', '/api/cart', { jar: user.jar, body: benchProduct() });
   const id = (added.body as { id: string }).id;
-  const removed = await api.expect(204, 'DELETE', `/api/cart/${id}`, { cookie: user.cookie });
+  const removed = await api.expect(204, 'DELETE', `/api/cart/${id}`, { jar: user.jar });
   return [added.ms, removed.ms];
 }
 
@@ -51,15 +68,19 @@ export async function writePath(ctx: PhaseContext) {
   await closedLoop(concurrency, 5, (w, i) => addAndRemove(api, userOf(ctx, w, i)));
   ctx.log(`(a) write path: POST + DELETE /api/cart, concurrency ${concurrency}, ${seconds} s`);
   const [gw0, pr0] = await Promise.all([scrape(stack.gatewayMetricsUrl), scrape(stack.projectorUrl)]);
+  const sent0 = api.consistencyTokensSent;
   const write = await closedLoop(concurrency, seconds, (w, i) => addAndRemove(api, userOf(ctx, w, i)));
   const [gw1, pr1] = await Promise.all([scrape(stack.gatewayMetricsUrl), scrape(stack.projectorUrl)]);
+  const consistency = readYourWrites(
+    { gateway: gw0, tokensSent: sent0 },
+    { gateway: gw1, tokensSent: api.consistencyTokensSent },
+  );
   return {
     ...summarize(write.latencies, write.seconds),
     errors: write.errors,
     firstError: write.firstError,
-    readYourWritesTimeouts:
-      sampleValue(gw1, 'read_your_writes_timeouts_total') -
-      sampleValue(gw0, 'read_your_writes_timeouts_total'),
+    readYourWritesTimeouts: consistency.commandWaitTimeouts,
+    readYourWrites: consistency,
     writeToReadableP50Ms: ms(
       histogramQuantile(gw0, gw1, 'write_to_readable_seconds', { aggregate: 'cart' }, 0.5),
     ),
@@ -102,22 +123,23 @@ export async function readPath(ctx: PhaseContext) {
         const ids: string[] = [];
         for (let n = 0; n < 3; n++) {
           const added = await api.expect(201, 'POST', '/api/cart', {
-            cookie: user.cookie,
+            jar: user.jar,
             body: benchProduct(),
           });
           ids.push((added.body as { id: string }).id);
         }
         // In production the provider prices the item itself (the stand-in: up to 104.99 USDC).
         stack.provider.fund(`email:${user.email}:evm`, '200');
-        await api.expect(201, 'POST', '/api/checkout', { cookie: user.cookie, body: { cartItemId: ids[0] } });
+        await api.expect(201, 'POST', '/api/checkout', { jar: user.jar, body: { cartItemId: ids[0] } });
       }
     }),
   );
   const read = async (path: string) => {
     ctx.log(`(c) read path: GET ${path}, concurrency ${concurrency}, ${seconds} s`);
     const g0 = await scrape(stack.gatewayMetricsUrl);
+    const sent0 = api.consistencyTokensSent;
     const result = await closedLoop(concurrency, seconds, async (w, i) => {
-      const response = await api.expect(200, 'GET', path, { cookie: userOf(ctx, w, i).cookie });
+      const response = await api.expect(200, 'GET', path, { jar: userOf(ctx, w, i).jar });
       return [response.ms];
     });
     const g1 = await scrape(stack.gatewayMetricsUrl);
@@ -125,6 +147,10 @@ export async function readPath(ctx: PhaseContext) {
       ...summarize(result.latencies, result.seconds),
       errors: result.errors,
       firstError: result.firstError,
+      readYourWrites: readYourWrites(
+        { gateway: g0, tokensSent: sent0 },
+        { gateway: g1, tokensSent: api.consistencyTokensSent },
+      ),
       gatewayCpuSeconds: cpuSeconds(g0, g1),
     };
   };
@@ -136,20 +162,21 @@ async function paceCommands(ctx: PhaseContext, perSecond: number, seconds: numbe
   const { stack, api, users } = ctx;
   const pending = new Map<BenchUser, string>();
   const [gw0, pr0] = await Promise.all([scrape(stack.gatewayMetricsUrl), scrape(stack.projectorUrl)]);
+  const sent0 = api.consistencyTokensSent;
   const paced = await fixedRate(perSecond, seconds, async (n) => {
     const user = users[n % users.length]!;
     const itemId = pending.get(user);
     if (itemId) {
       pending.delete(user);
-      return [(await api.expect(204, 'DELETE', `/api/cart/${itemId}`, { cookie: user.cookie })).ms];
+      return [(await api.expect(204, 'DELETE', `/api/cart/${itemId}`, { jar: user.jar })).ms];
     }
-    const added = await api.expect(201, 'POST', '/api/cart', { cookie: user.cookie, body: benchProduct() });
+    const added = await api.expect(201, 'POST', '/api/cart', { jar: user.jar, body: benchProduct() });
     pending.set(user, (added.body as { id: string }).id);
     return [added.ms];
   });
   // Leave no item behind: the next phase may add to the same carts, which hold ten at most.
   await Promise.all(
-    [...pending].map(([user, id]) => api.expect(204, 'DELETE', `/api/cart/${id}`, { cookie: user.cookie })),
+    [...pending].map(([user, id]) => api.expect(204, 'DELETE', `/api/cart/${id}`, { jar: user.jar })),
   );
   const [gw1, pr1] = await Promise.all([scrape(stack.gatewayMetricsUrl), scrape(stack.projectorUrl)]);
   const cart = { aggregate: 'cart' };
@@ -161,6 +188,10 @@ async function paceCommands(ctx: PhaseContext, perSecond: number, seconds: numbe
     commands: summarize(paced.latencies, paced.seconds),
     errors: paced.errors,
     firstError: paced.firstError,
+    readYourWrites: readYourWrites(
+      { gateway: gw0, tokensSent: sent0 },
+      { gateway: gw1, tokensSent: api.consistencyTokensSent },
+    ),
     gatewayCpuSeconds: cpuSeconds(gw0, gw1),
     projectorCpuSeconds: cpuSeconds(pr0, pr1),
   };

@@ -71,6 +71,22 @@ export function resultRows(r: Record<string, any>, baseline?: Record<string, any
       ),
     );
   }
+  for (const [phase, result] of [
+    ['write', write],
+    ['read cart', read?.cart],
+    ['read orders', read?.orders],
+    [`paced @ ${paced?.commandsPerSecond}/s`, paced],
+  ] as const) {
+    const ryw = result?.readYourWrites;
+    if (!ryw) continue;
+    const rate = ryw.requestsWithToken > 0 ? ryw.consistentReadTimeouts / ryw.requestsWithToken : 0;
+    rows.push(
+      row(
+        `${phase}: RYW command waits timed out / requests sent with a token / their waits timed out`,
+        `${ryw.commandWaitTimeouts} / ${ryw.requestsWithToken} / ${ryw.consistentReadTimeouts} (${(rate * 100).toFixed(1)}%)`,
+      ),
+    );
+  }
   if (rawFloor) {
     rows.push(row('raw floor: publish+ack & upsert ops/s', `${rawFloor.perSecond}`));
     rows.push(row('raw floor: p50 / p99 ms', `${rawFloor.p50Ms} / ${rawFloor.p99Ms}`));

@@ -1,9 +1,11 @@
 import type { ProviderSandbox } from '@shop/sandbox-provider';
 import { ApiClient } from './api-client';
+import { CookieJar } from './cookie-jar';
 
 export interface BenchUser {
   email: string;
-  cookie: string;
+  /** The user's browser: session cookies from sign-in, and any consistency token since. */
+  jar: CookieJar;
 }
 
 const address = {
@@ -35,17 +37,15 @@ export async function onboardUsers(
       while (next < count) {
         const email = `bench-${runId}-${next++}@example.com`;
         const session = await provider.issueToken(email);
-        const login = await api.expect(200, 'POST', '/api/auth/session', {
-          body: { jwt: session.jwt, email },
-        });
-        const cookie = login.setCookies.map((c) => c.split(';')[0]).join('; ');
-        await api.expect(200, 'POST', '/api/onboarding/step-1', { cookie, body: { displayName: 'Bench' } });
-        await api.expect(200, 'POST', '/api/onboarding/step-2', { cookie, body: address });
+        const jar = new CookieJar();
+        await api.expect(200, 'POST', '/api/auth/session', { jar, body: { jwt: session.jwt, email } });
+        await api.expect(200, 'POST', '/api/onboarding/step-1', { jar, body: { displayName: 'Bench' } });
+        await api.expect(200, 'POST', '/api/onboarding/step-2', { jar, body: address });
         await api.expect(200, 'POST', '/api/onboarding/step-3', {
-          cookie,
+          jar,
           body: { topsSize: 'M', bottomsSize: '32', footwearSize: '42' },
         });
-        users.push({ email, cookie });
+        users.push({ email, jar });
       }
     }),
   );
