@@ -12,7 +12,7 @@ import { closedLoop, fixedRate } from './load';
 import { rawFloor } from './raw-floor';
 import { appendHistory, eventsPerUserOf, quietAggregates } from './event-history';
 import { measureRebuild } from './rebuild-bench';
-import { cpuSecondsOf, rssMiB } from './process-stats';
+import { cpuSecondsOf, ioCountsOf, IoCounts, rssMiB } from './process-stats';
 import { cpuSeconds, histogramQuantile, scrape } from './scrape';
 import { benchProduct, BenchUser } from './users';
 
@@ -30,6 +30,26 @@ export interface PhaseContext {
 }
 
 const ms = (seconds: number) => Math.round(seconds * 100_000) / 100;
+
+/** System calls and wake-ups of both services, to be divided by the commands in between. */
+function ioCounts(stack: BenchStack): { gateway: IoCounts; projector: IoCounts } {
+  return { gateway: ioCountsOf(stack.gateway.child.pid!), projector: ioCountsOf(stack.projector.child.pid!) };
+}
+
+function ioPerCommand(
+  before: ReturnType<typeof ioCounts>,
+  after: ReturnType<typeof ioCounts>,
+  commands: number,
+) {
+  const per = (service: 'gateway' | 'projector', key: keyof IoCounts) =>
+    commands > 0 ? Math.round(((after[service][key] - before[service][key]) / commands) * 10) / 10 : 0;
+  return {
+    gatewaySyscalls: per('gateway', 'syscalls'),
+    gatewayWaits: per('gateway', 'waits'),
+    projectorSyscalls: per('projector', 'syscalls'),
+    projectorWaits: per('projector', 'waits'),
+  };
+}
 
 /**
  * Read-your-writes between two scrapes: commands answered before their write was readable (each
@@ -69,7 +89,9 @@ export async function writePath(ctx: PhaseContext) {
   ctx.log(`(a) write path: POST + DELETE /api/cart, concurrency ${concurrency}, ${seconds} s`);
   const [gw0, pr0] = await Promise.all([scrape(stack.gatewayMetricsUrl), scrape(stack.projectorUrl)]);
   const sent0 = api.consistencyTokensSent;
+  const io0 = ioCounts(stack);
   const write = await closedLoop(concurrency, seconds, (w, i) => addAndRemove(api, userOf(ctx, w, i)));
+  const io1 = ioCounts(stack);
   const [gw1, pr1] = await Promise.all([scrape(stack.gatewayMetricsUrl), scrape(stack.projectorUrl)]);
   const consistency = readYourWrites(
     { gateway: gw0, tokensSent: sent0 },
@@ -89,6 +111,7 @@ export async function writePath(ctx: PhaseContext) {
     ),
     gatewayCpuSeconds: cpuSeconds(gw0, gw1),
     projectorCpuSeconds: cpuSeconds(pr0, pr1),
+    perCommand: ioPerCommand(io0, io1, write.latencies.length),
   };
 }
 
@@ -163,6 +186,7 @@ async function paceCommands(ctx: PhaseContext, perSecond: number, seconds: numbe
   const pending = new Map<BenchUser, string>();
   const [gw0, pr0] = await Promise.all([scrape(stack.gatewayMetricsUrl), scrape(stack.projectorUrl)]);
   const sent0 = api.consistencyTokensSent;
+  const io0 = ioCounts(stack);
   const paced = await fixedRate(perSecond, seconds, async (n) => {
     const user = users[n % users.length]!;
     const itemId = pending.get(user);
@@ -178,6 +202,7 @@ async function paceCommands(ctx: PhaseContext, perSecond: number, seconds: numbe
   await Promise.all(
     [...pending].map(([user, id]) => api.expect(204, 'DELETE', `/api/cart/${id}`, { jar: user.jar })),
   );
+  const io1 = ioCounts(stack);
   const [gw1, pr1] = await Promise.all([scrape(stack.gatewayMetricsUrl), scrape(stack.projectorUrl)]);
   const cart = { aggregate: 'cart' };
   return {
@@ -194,6 +219,7 @@ async function paceCommands(ctx: PhaseContext, perSecond: number, seconds: numbe
     ),
     gatewayCpuSeconds: cpuSeconds(gw0, gw1),
     projectorCpuSeconds: cpuSeconds(pr0, pr1),
+    perCommand: ioPerCommand(io0, io1, paced.latencies.length + pending.size),
   };
 }
 

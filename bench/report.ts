@@ -128,6 +128,19 @@ export function resultRows(r: Record<string, any>, baseline?: Record<string, any
       );
     }
   }
+  for (const [phase, result] of [
+    ['write (saturated)', write],
+    [`paced @ ${paced?.commandsPerSecond}/s`, paced],
+  ] as const) {
+    const per = result?.perCommand;
+    if (!per) continue;
+    rows.push(
+      row(
+        `${phase}: syscalls / event-loop waits per command, gateway | projector`,
+        `${per.gatewaySyscalls} / ${per.gatewayWaits} | ${per.projectorSyscalls} / ${per.projectorWaits}`,
+      ),
+    );
+  }
   if (read) {
     for (const name of ['cart', 'orders'] as const) {
       const result = read[name];
