@@ -12,7 +12,7 @@ import { closedLoop, fixedRate } from './load';
 import { rawFloor } from './raw-floor';
 import { appendHistory, eventsPerUserOf, quietAggregates } from './event-history';
 import { measureRebuild } from './rebuild-bench';
-import { cpuSecondsOf, ioCountsOf, IoCounts, rssMiB } from './process-stats';
+import { ioCountsOf, IoCounts, rssMiB } from './process-stats';
 import { cpuSeconds, histogramQuantile, scrape } from './scrape';
 import { benchProduct, BenchUser } from './users';
 
@@ -314,31 +314,6 @@ export function memory(stack: BenchStack) {
   return {
     gatewayRssMiB: rssMiB(stack.gateway.child.pid!),
     projectorRssMiB: rssMiB(stack.projector.child.pid!),
-  };
-}
-
-/**
- * (g) CPU the services burn with nothing to do: CPU time of each process over `seconds` of an
- * idle stack, as a share of one core. The stand-ins live in the bench process here, so they are
- * not in the sum (the transpiled stack runs them in processes of their own).
- */
-export async function idle(stack: BenchStack, seconds: number, log: (line: string) => void) {
-  // Start-up work (consumers catching up, first JWKS fetch) is not idling.
-  await new Promise((r) => setTimeout(r, 2000));
-  log(`(g) idle stack: CPU time of each service over ${seconds} s`);
-  const pids = { gateway: stack.gateway.child.pid!, projector: stack.projector.child.pid! };
-  const before = { gateway: cpuSecondsOf(pids.gateway), projector: cpuSecondsOf(pids.projector) };
-  const started = performance.now();
-  await new Promise((r) => setTimeout(r, seconds * 1000));
-  const elapsed = (performance.now() - started) / 1000;
-  const share = (cpu: number) => Math.round((cpu / elapsed) * 10_000) / 100;
-  const gateway = share(cpuSecondsOf(pids.gateway) - before.gateway);
-  const projector = share(cpuSecondsOf(pids.projector) - before.projector);
-  return {
-    seconds: Math.round(elapsed * 10) / 10,
-    gatewayPercentOfCore: gateway,
-    projectorPercentOfCore: projector,
-    totalPercentOfCore: Math.round((gateway + projector) * 100) / 100,
   };
 }
 

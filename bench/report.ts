@@ -44,10 +44,13 @@ export function resultRows(r: Record<string, any>, baseline?: Record<string, any
     );
   }
   if (idle) {
+    const each = Object.entries(idle.processes as Record<string, number>)
+      .map(([name, percent]) => `${name} ${percent}`)
+      .join(' + ');
     rows.push(
       row(
-        'idle CPU % of a core, gateway + projector',
-        `${idle.gatewayPercentOfCore} + ${idle.projectorPercentOfCore} = ${idle.totalPercentOfCore}`,
+        'idle CPU % of a core, every process of the stack',
+        `${each} = ${idle.totalPercentOfCore}`,
         '< 3',
         idle.totalPercentOfCore < 3,
       ),

@@ -13,17 +13,8 @@ import { BenchNames, benchNames, BenchStack, startBenchStack } from './bench-sta
 import { buildServices } from './build-services';
 import { measureEncryptionCost } from './encryption-cost';
 import { eventsPerUser } from './event-history';
-import {
-  growth,
-  idle,
-  memory,
-  pacedWrites,
-  PhaseContext,
-  rawPath,
-  readPath,
-  rebuild,
-  writePath,
-} from './phases';
+import { idleSchemaSuffixes, measureIdleStack, stackPackages } from './idle-stack';
+import { growth, memory, pacedWrites, PhaseContext, rawPath, readPath, rebuild, writePath } from './phases';
 import { renderTable, resultRows } from './report';
 import { onboardUsers } from './users';
 
@@ -102,7 +93,9 @@ async function main(): Promise<void> {
   );
   // A fresh machine has no database yet; `npm start` would create it, the bench must too.
   if (await ensureDatabase(databaseUrl)) log(`created the database of ${databaseUrl}`);
-  const build = compiled ? { seconds: buildServices(['@shop/gateway', '@shop/projector']) } : null;
+  const build = compiled
+    ? { seconds: buildServices(phases.has('idle') ? stackPackages : ['@shop/gateway', '@shop/projector']) }
+    : null;
   if (build) log(`built the services in ${build.seconds.toFixed(1)} s`);
   const nc = await connectNats(natsUrl, 'bench');
   const database = createDatabase(databaseUrl, { max: concurrency + 4, applicationName: 'bench' });
@@ -141,7 +134,16 @@ async function main(): Promise<void> {
       await markProfiles(stack, profileDir, phase);
       return result;
     };
-    if (phases.has('idle')) results.idle = await profiled('idle', () => idle(stack, idleSeconds, log));
+    if (phases.has('idle')) {
+      results.idle = await measureIdleStack({
+        names,
+        // At the stack's own log level, as `npm start` runs it: the ready lines are info lines.
+        settings: Object.fromEntries(Object.entries(settings).filter(([name]) => name !== 'LOG_LEVEL')),
+        compiled,
+        seconds: idleSeconds,
+        log,
+      });
+    }
     log(`onboarding ${concurrency * usersPerWorker} users`);
     const ctx: PhaseContext = {
       stack,
@@ -250,7 +252,18 @@ async function cleanUp(nc: Awaited<ReturnType<typeof connectNats>>, db: Kysely<u
   for (const stream of [names.stream, `${names.stream}_RAW`, `${names.stream}_RB`]) {
     await jsm.streams.delete(stream).catch(() => undefined);
   }
-  for (const suffix of ['', '_secrets', '_raw', '_rb', '_rb_keys', '_rb_copy', '_rba', '_gr']) {
+  for (const stream of [`${names.stream}_IDLE`]) await jsm.streams.delete(stream).catch(() => undefined);
+  for (const suffix of [
+    '',
+    '_secrets',
+    '_raw',
+    '_rb',
+    '_rb_keys',
+    '_rb_copy',
+    '_rba',
+    '_gr',
+    ...idleSchemaSuffixes,
+  ]) {
     await sql`DROP SCHEMA IF EXISTS ${sql.id(`${names.schema}${suffix}`)} CASCADE`.execute(db);
   }
   const redis = createRedis(env.REDIS_URL ?? 'redis://127.0.0.1:6379', '');
