@@ -214,25 +214,37 @@ export function resultRows(r: Record<string, any>, baseline?: Record<string, any
 }
 
 /**
- * The growth curves: each point against the first, flagged when it grows faster than the work
- * (the stream's events, which include what earlier phases wrote) or, for a latency, at all.
+ * The growth curves: each point against the first, flagged when it grows faster than its work
+ * (events appended, history length, or the rebuilt stream's events) or, for a flat one, at all.
+ * Then cold against warm aggregate cost at each point.
  */
 function growthRows(growth: Record<string, any>): Row[] {
-  const rows: Row[] = [];
+  const rows: Row[] = [
+    row('growth: live stream before the phase (not in the scale)', `${growth.earlierEvents} events`),
+  ];
   for (const curve of growth.curves as any[]) {
     const first = curve.points[0];
     for (const point of curve.points) {
-      const work = Math.round((point.events / first.events) * 10) / 10;
+      const work = Math.round((point.work / first.work) * 10) / 10;
       const cost = first.value > 0 ? point.value / first.value : 0;
       rows.push(
         row(
-          `growth: ${curve.name} @ ${point.scale}x (${point.events} events)`,
-          `${point.value} ${curve.unit} (${cost.toFixed(2)}x for ${work}x events)`,
+          `growth: ${curve.name} @ ${point.scale}x (${point.work})`,
+          `${point.value} ${curve.unit} (${cost.toFixed(2)}x for ${work}x work)`,
           curve.expect === 'flat' ? '<= 1.5x (flat)' : `<= ${(1.25 * work).toFixed(1)}x (linear)`,
           curve.expect === 'flat' ? cost <= 1.5 : cost <= 1.25 * work,
         ),
       );
     }
+  }
+  for (const point of growth.points as any[]) {
+    const { cartCommits, cold, warm, coldToWarmCpu } = point.aggregates;
+    rows.push(
+      row(
+        `growth: cold vs warm cart, ${cartCommits} commits: p50 ms / gateway CPU ms`,
+        `${cold.p50Ms} / ${cold.gatewayCpuMs} vs ${warm.p50Ms} / ${warm.gatewayCpuMs} (CPU ${coldToWarmCpu}x)`,
+      ),
+    );
   }
   return rows;
 }

@@ -249,19 +249,20 @@ async function markProfiles(stack: BenchStack, dir: string, label: string): Prom
 /** Streams, schemas and Redis keys of this run only. */
 async function cleanUp(nc: Awaited<ReturnType<typeof connectNats>>, db: Kysely<unknown>, names: BenchNames) {
   const jsm = await nc.jetstreamManager();
-  for (const stream of [names.stream, `${names.stream}_RAW`, `${names.stream}_RB`]) {
-    await jsm.streams.delete(stream).catch(() => undefined);
+  for (const suffix of ['', '_RAW', '_RB', '_GR', '_IDLE']) {
+    await jsm.streams.delete(`${names.stream}${suffix}`).catch(() => undefined);
   }
-  for (const stream of [`${names.stream}_IDLE`]) await jsm.streams.delete(stream).catch(() => undefined);
   for (const suffix of [
     '',
     '_secrets',
     '_raw',
+    '_raw_keys',
     '_rb',
     '_rb_keys',
     '_rb_copy',
     '_rba',
     '_gr',
+    '_gr_keys',
     ...idleSchemaSuffixes,
   ]) {
     await sql`DROP SCHEMA IF EXISTS ${sql.id(`${names.schema}${suffix}`)} CASCADE`.execute(db);

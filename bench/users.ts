@@ -1,9 +1,12 @@
+import { userIdForProviderSubject } from '@shop/domain';
 import type { ProviderSandbox } from '@shop/sandbox-provider';
 import { ApiClient } from './api-client';
 import { CookieJar } from './cookie-jar';
 
 export interface BenchUser {
   email: string;
+  /** The gateway's id of the user (and of its cart), from the provider subject its JWT names. */
+  userId: string;
   /** The user's browser: session cookies from sign-in, and any consistency token since. */
   jar: CookieJar;
 }
@@ -45,7 +48,10 @@ export async function onboardUsers(
           jar,
           body: { topsSize: 'M', bottomsSize: '32', footwearSize: '42' },
         });
-        users.push({ email, jar });
+        const { sub } = JSON.parse(Buffer.from(session.jwt.split('.')[1]!, 'base64url').toString()) as {
+          sub: string;
+        };
+        users.push({ email, userId: userIdForProviderSubject(sub), jar });
       }
     }),
   );
