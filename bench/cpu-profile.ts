@@ -1,22 +1,36 @@
 // Preloaded (NODE_OPTIONS=--require) into the gateway and the projector by
 // `npm run bench -- --profile`: Node refuses --cpu-prof in NODE_OPTIONS, so the profiler is
-// started through the inspector here, and the profile written to BENCH_PROFILE_DIR on SIGTERM.
-import { mkdirSync, writeFileSync } from 'node:fs';
+// started through the inspector here. SIGWINCH (which Nest's shutdown hooks, unlike SIGUSR2, leave alone) writes what was sampled since the last one as
+// <service>-<label>.cpuprofile, <label> being what the bench wrote to BENCH_PROFILE_DIR/label
+// (the phase that just ended), and starts afresh: one profile per phase. SIGTERM writes the rest.
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
 import { basename, dirname, join } from 'node:path';
 
 const session = new Session();
 session.connect();
 session.post('Profiler.enable', () => session.post('Profiler.start'));
-process.once('SIGTERM', () => {
+// services/<name>/src/main.ts or services/<name>/dist/main.js -> <name>
+const service = basename(dirname(dirname(process.argv[1] ?? 'unknown')));
+
+function save(label: string, then: () => void): void {
   session.post('Profiler.stop', (error, result) => {
     const dir = process.env.BENCH_PROFILE_DIR;
     if (!error && dir) {
       mkdirSync(dir, { recursive: true });
-      // services/<name>/src/main.ts -> <name>
-      const service = basename(dirname(dirname(process.argv[1] ?? 'unknown')));
-      writeFileSync(join(dir, `${service}-${process.pid}.cpuprofile`), JSON.stringify(result.profile));
+      writeFileSync(join(dir, `${service}-${label}.cpuprofile`), JSON.stringify(result.profile));
     }
-    process.exit(0);
+    then();
   });
-});
+}
+
+function labelNow(): string {
+  try {
+    return readFileSync(join(process.env.BENCH_PROFILE_DIR ?? '', 'label'), 'utf8').trim();
+  } catch {
+    return String(process.pid);
+  }
+}
+
+process.on('SIGWINCH', () => save(labelNow(), () => session.post('Profiler.start')));
+process.once('SIGTERM', () => save(`end-${process.pid}`, () => process.exit(0)));

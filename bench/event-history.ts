@@ -6,22 +6,23 @@ export type Step = [AggregateName, string, NewEvent];
 
 const hex = (bytes: number) => randomBytes(bytes).toString('hex');
 
+const product = (n: number) => ({
+  productId: `P${n}`,
+  productName: `Product ${n}`,
+  price: 500 + n,
+  image: 'https://example.com/p.jpg',
+  size: 'M',
+  color: 'Blue',
+  productUrl: `https://example.com/p/${n}`,
+  retailer: ['amazon', 'zara', 'hm'][n % 3]!,
+});
+
 /** One user's life as commands would record it: 16 events over user, cart, session and order. */
 function userHistory(): Step[][] {
   const userId = randomUUID();
   const sessionId = randomUUID();
   const orderId = randomUUID();
   const items = [randomUUID(), randomUUID(), randomUUID()];
-  const product = (n: number) => ({
-    productId: `P${n}`,
-    productName: `Product ${n}`,
-    price: 500 + n,
-    image: 'https://example.com/p.jpg',
-    size: 'M',
-    color: 'Blue',
-    productUrl: `https://example.com/p/${n}`,
-    retailer: ['amazon', 'zara', 'hm'][n % 3]!,
-  });
   const progress = { phase: 'x', payment: null, quote: null, deliveryId: null };
   const user: Step[] = (
     [
@@ -101,6 +102,28 @@ function userHistory(): Step[][] {
 }
 
 export const eventsPerUser = 16;
+
+/**
+ * A cart's long history, as `commits` commands would leave it: items added and removed in
+ * turn, so it ends empty (a cart holds ten items at most).
+ */
+export function cartHistory(userId: string, commits: number): Step[] {
+  const steps: Step[] = [];
+  for (let n = 0; steps.length < commits; n++) {
+    const itemId = randomUUID();
+    steps.push([
+      'cart',
+      userId,
+      {
+        type: 'ItemAdded',
+        data: { ...product(n), itemId },
+      },
+    ]);
+    if (steps.length < commits)
+      steps.push(['cart', userId, { type: 'ItemRemoved', data: { itemId, reason: 'removed' } }]);
+  }
+  return steps;
+}
 
 /**
  * The cart and chat-session parts of a history only: nothing in them sets off a reaction of a

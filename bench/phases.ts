@@ -1,6 +1,6 @@
 import { Kysely, sql } from 'kysely';
 import { EventStore } from '@shop/eventstore';
-import { sampleValue } from '@shop/metrics';
+import { MetricSample, sampleValue } from '@shop/metrics';
 import { rebuildProjections } from '@shop/projections';
 import { readModelMigrations, readModelProjections } from '@shop/read-models';
 // Services have no path alias (only libs do), so the analytics projections are imported by path.
@@ -10,11 +10,19 @@ import { BenchStack } from './bench-stack';
 import { summarize } from './latency';
 import { closedLoop, fixedRate } from './load';
 import { rawFloor } from './raw-floor';
-import { appendHistory, eventsPerUserOf, quietAggregates } from './event-history';
+import {
+  appendChains,
+  appendHistory,
+  cartHistory,
+  eventsPerUser,
+  eventsPerUserOf,
+  quietAggregates,
+  userHistories,
+} from './event-history';
 import { measureRebuild } from './rebuild-bench';
-import { cpuSecondsOf, rssMiB } from './process-stats';
+import { ioCountsOf, IoCounts, rssMiB } from './process-stats';
 import { cpuSeconds, histogramQuantile, scrape } from './scrape';
-import { benchProduct, BenchUser } from './users';
+import { benchProduct, BenchUser, onboardUsers } from './users';
 
 export interface PhaseContext {
   stack: BenchStack;
@@ -31,6 +39,43 @@ export interface PhaseContext {
 
 const ms = (seconds: number) => Math.round(seconds * 100_000) / 100;
 
+/** System calls and wake-ups of both services, to be divided by the commands in between. */
+function ioCounts(stack: BenchStack): { gateway: IoCounts; projector: IoCounts } {
+  return { gateway: ioCountsOf(stack.gateway.child.pid!), projector: ioCountsOf(stack.projector.child.pid!) };
+}
+
+function ioPerCommand(
+  before: ReturnType<typeof ioCounts>,
+  after: ReturnType<typeof ioCounts>,
+  commands: number,
+) {
+  const per = (service: 'gateway' | 'projector', key: keyof IoCounts) =>
+    commands > 0 ? Math.round(((after[service][key] - before[service][key]) / commands) * 10) / 10 : 0;
+  return {
+    gatewaySyscalls: per('gateway', 'syscalls'),
+    gatewayWaits: per('gateway', 'waits'),
+    projectorSyscalls: per('projector', 'syscalls'),
+    projectorWaits: per('projector', 'waits'),
+  };
+}
+
+/**
+ * Read-your-writes between two scrapes: commands answered before their write was readable (each
+ * sets the consistency-token cookie), requests the users' cookie jars then sent with a token (each
+ * waited for it), and those whose wait ran out (CONSISTENT_READ_TIMEOUT_MS) before it was reached.
+ */
+function readYourWrites(
+  before: { gateway: MetricSample[]; tokensSent: number },
+  after: { gateway: MetricSample[]; tokensSent: number },
+) {
+  const delta = (name: string) => sampleValue(after.gateway, name) - sampleValue(before.gateway, name);
+  return {
+    commandWaitTimeouts: delta('read_your_writes_timeouts_total'),
+    requestsWithToken: after.tokensSent - before.tokensSent,
+    consistentReadTimeouts: delta('consistent_read_timeouts_total'),
+  };
+}
+
 /** Worker `w` cycles through its own users, so no two workers ever write the same cart. */
 function userOf(ctx: PhaseContext, worker: number, iteration: number): BenchUser {
   const perWorker = ctx.users.length / ctx.concurrency;
@@ -38,9 +83,9 @@ function userOf(ctx: PhaseContext, worker: number, iteration: number): BenchUser
 }
 
 async function addAndRemove(api: ApiClient, user: BenchUser): Promise<number[]> {
-  const added = await api.expect(201, 'POST', '/api/cart', { cookie: user.cookie, body: benchProduct() });
+  const added = await api.expect(201, 'POST', '/api/cart', { jar: user.jar, body: benchProduct() });
   const id = (added.body as { id: string }).id;
-  const removed = await api.expect(204, 'DELETE', `/api/cart/${id}`, { cookie: user.cookie });
+  const removed = await api.expect(204, 'DELETE', `/api/cart/${id}`, { jar: user.jar });
   return [added.ms, removed.ms];
 }
 
@@ -51,15 +96,21 @@ export async function writePath(ctx: PhaseContext) {
   await closedLoop(concurrency, 5, (w, i) => addAndRemove(api, userOf(ctx, w, i)));
   ctx.log(`(a) write path: POST + DELETE /api/cart, concurrency ${concurrency}, ${seconds} s`);
   const [gw0, pr0] = await Promise.all([scrape(stack.gatewayMetricsUrl), scrape(stack.projectorUrl)]);
+  const sent0 = api.consistencyTokensSent;
+  const io0 = ioCounts(stack);
   const write = await closedLoop(concurrency, seconds, (w, i) => addAndRemove(api, userOf(ctx, w, i)));
+  const io1 = ioCounts(stack);
   const [gw1, pr1] = await Promise.all([scrape(stack.gatewayMetricsUrl), scrape(stack.projectorUrl)]);
+  const consistency = readYourWrites(
+    { gateway: gw0, tokensSent: sent0 },
+    { gateway: gw1, tokensSent: api.consistencyTokensSent },
+  );
   return {
     ...summarize(write.latencies, write.seconds),
     errors: write.errors,
     firstError: write.firstError,
-    readYourWritesTimeouts:
-      sampleValue(gw1, 'read_your_writes_timeouts_total') -
-      sampleValue(gw0, 'read_your_writes_timeouts_total'),
+    readYourWritesTimeouts: consistency.commandWaitTimeouts,
+    readYourWrites: consistency,
     writeToReadableP50Ms: ms(
       histogramQuantile(gw0, gw1, 'write_to_readable_seconds', { aggregate: 'cart' }, 0.5),
     ),
@@ -68,6 +119,7 @@ export async function writePath(ctx: PhaseContext) {
     ),
     gatewayCpuSeconds: cpuSeconds(gw0, gw1),
     projectorCpuSeconds: cpuSeconds(pr0, pr1),
+    perCommand: ioPerCommand(io0, io1, write.latencies.length),
   };
 }
 
@@ -102,22 +154,23 @@ export async function readPath(ctx: PhaseContext) {
         const ids: string[] = [];
         for (let n = 0; n < 3; n++) {
           const added = await api.expect(201, 'POST', '/api/cart', {
-            cookie: user.cookie,
+            jar: user.jar,
             body: benchProduct(),
           });
           ids.push((added.body as { id: string }).id);
         }
         // In production the provider prices the item itself (the stand-in: up to 104.99 USDC).
         stack.provider.fund(`email:${user.email}:evm`, '200');
-        await api.expect(201, 'POST', '/api/checkout', { cookie: user.cookie, body: { cartItemId: ids[0] } });
+        await api.expect(201, 'POST', '/api/checkout', { jar: user.jar, body: { cartItemId: ids[0] } });
       }
     }),
   );
   const read = async (path: string) => {
     ctx.log(`(c) read path: GET ${path}, concurrency ${concurrency}, ${seconds} s`);
     const g0 = await scrape(stack.gatewayMetricsUrl);
+    const sent0 = api.consistencyTokensSent;
     const result = await closedLoop(concurrency, seconds, async (w, i) => {
-      const response = await api.expect(200, 'GET', path, { cookie: userOf(ctx, w, i).cookie });
+      const response = await api.expect(200, 'GET', path, { jar: userOf(ctx, w, i).jar });
       return [response.ms];
     });
     const g1 = await scrape(stack.gatewayMetricsUrl);
@@ -125,6 +178,10 @@ export async function readPath(ctx: PhaseContext) {
       ...summarize(result.latencies, result.seconds),
       errors: result.errors,
       firstError: result.firstError,
+      readYourWrites: readYourWrites(
+        { gateway: g0, tokensSent: sent0 },
+        { gateway: g1, tokensSent: api.consistencyTokensSent },
+      ),
       gatewayCpuSeconds: cpuSeconds(g0, g1),
     };
   };
@@ -136,21 +193,24 @@ async function paceCommands(ctx: PhaseContext, perSecond: number, seconds: numbe
   const { stack, api, users } = ctx;
   const pending = new Map<BenchUser, string>();
   const [gw0, pr0] = await Promise.all([scrape(stack.gatewayMetricsUrl), scrape(stack.projectorUrl)]);
+  const sent0 = api.consistencyTokensSent;
+  const io0 = ioCounts(stack);
   const paced = await fixedRate(perSecond, seconds, async (n) => {
     const user = users[n % users.length]!;
     const itemId = pending.get(user);
     if (itemId) {
       pending.delete(user);
-      return [(await api.expect(204, 'DELETE', `/api/cart/${itemId}`, { cookie: user.cookie })).ms];
+      return [(await api.expect(204, 'DELETE', `/api/cart/${itemId}`, { jar: user.jar })).ms];
     }
-    const added = await api.expect(201, 'POST', '/api/cart', { cookie: user.cookie, body: benchProduct() });
+    const added = await api.expect(201, 'POST', '/api/cart', { jar: user.jar, body: benchProduct() });
     pending.set(user, (added.body as { id: string }).id);
     return [added.ms];
   });
   // Leave no item behind: the next phase may add to the same carts, which hold ten at most.
   await Promise.all(
-    [...pending].map(([user, id]) => api.expect(204, 'DELETE', `/api/cart/${id}`, { cookie: user.cookie })),
+    [...pending].map(([user, id]) => api.expect(204, 'DELETE', `/api/cart/${id}`, { jar: user.jar })),
   );
+  const io1 = ioCounts(stack);
   const [gw1, pr1] = await Promise.all([scrape(stack.gatewayMetricsUrl), scrape(stack.projectorUrl)]);
   const cart = { aggregate: 'cart' };
   return {
@@ -161,8 +221,13 @@ async function paceCommands(ctx: PhaseContext, perSecond: number, seconds: numbe
     commands: summarize(paced.latencies, paced.seconds),
     errors: paced.errors,
     firstError: paced.firstError,
+    readYourWrites: readYourWrites(
+      { gateway: gw0, tokensSent: sent0 },
+      { gateway: gw1, tokensSent: api.consistencyTokensSent },
+    ),
     gatewayCpuSeconds: cpuSeconds(gw0, gw1),
     projectorCpuSeconds: cpuSeconds(pr0, pr1),
+    perCommand: ioPerCommand(io0, io1, paced.latencies.length + pending.size),
   };
 }
 
@@ -172,71 +237,185 @@ export async function pacedWrites(ctx: PhaseContext, perSecond: number) {
   return paceCommands(ctx, perSecond, ctx.seconds);
 }
 
+/** Commits in the cart history of each long-history user at 1x (4x and 16x: 32 and 128). */
+const cartCommitsAt1x = 8;
+/** Long-history users per point: enough for a p99 of cold commands. */
+const longHistoryUsers = 32;
+
 /**
- * (h) Cost as work grows: the live stream is grown to 1x, 4x and 16x `baseEvents` of generated
- * carts and chat sessions (nothing a running gateway reacts to); at each size, once the projector has caught up, commands run at a fixed rate
- * (their latency should stay flat) and every projection is rebuilt from the whole stream into a
- * scratch schema (its time should grow at most linearly with the events).
+ * (h) Cost as work grows, at 1x, 4x and 16x:
+ * - the live stream grows by `scale * baseEvents` of generated carts and chat sessions (nothing a
+ *   running gateway reacts to; what earlier phases wrote is reported beside, not counted in the
+ *   scale), and commands run at a fixed rate once the projector has caught up: flat is expected;
+ * - users with long cart histories (8 commits per user at 1x), appended behind the gateway's
+ *   back, so their first command loads the aggregate from the stream (cold) and their second
+ *   finds it in the gateway's cache (warm): latency and gateway CPU of each, cold growing at most
+ *   linearly with the history;
+ * - every read-model projection is rebuilt from a stream of exactly `scale * baseEvents` events
+ *   of whole user histories, a stream of its own: at most linear.
+ * Warmed up first (commands and a rebuild), so the first point is no outlier.
  */
 export async function growth(ctx: PhaseContext, baseEvents: number, perSecond: number) {
-  const { stack } = ctx;
-  const store = await ctx.openLiveStore();
-  const schema = `${stack.names.schema}_gr`;
-  const points: {
-    scale: number;
-    events: number;
-    write: Awaited<ReturnType<typeof paceCommands>>;
-    rebuild: { seconds: number; eventsPerSecond: number };
-  }[] = [];
-  let appended = 0;
-  for (const scale of [1, 4, 16]) {
-    const users = Math.ceil((scale * baseEvents - appended) / eventsPerUserOf(quietAggregates));
-    ctx.log(`(h) growth ${scale}x: appending carts and chat sessions to ${scale * baseEvents} events`);
-    appended += await appendHistory(store, users, 256, quietAggregates);
-    const last = await store.lastStreamSequence();
-    await untilProjected(ctx, last);
-    ctx.log(`(h) growth ${scale}x: ${perSecond} commands/s for ${ctx.seconds} s, then a rebuild`);
-    const write = await paceCommands(ctx, perSecond, ctx.seconds);
+  const live = await ctx.openLiveStore();
+  const fresh = await ctx.openStore('gr');
+  await fresh.ensureStream();
+  const schema = `${ctx.stack.names.schema}_gr`;
+  const earlierEvents = await live.lastStreamSequence();
+  const rebuildAll = async () => {
     const started = performance.now();
     const rebuilt = await rebuildProjections({
-      store,
+      store: fresh,
       db: ctx.db,
       schema,
       projections: readModelProjections(),
       migrations: readModelMigrations,
     });
     const seconds = (performance.now() - started) / 1000;
+    return { events: rebuilt.events, seconds, eventsPerSecond: Math.round(rebuilt.events / seconds) };
+  };
+  const points: {
+    scale: number;
+    liveEvents: { appended: number; earlierPhases: number };
+    write: Awaited<ReturnType<typeof paceCommands>>;
+    aggregates: Awaited<ReturnType<typeof coldAndWarm>>;
+    rebuild: { events: number; seconds: number; eventsPerSecond: number };
+  }[] = [];
+  let appendedLive = 0;
+  let appendedFresh = 0;
+  for (const scale of [1, 4, 16]) {
+    const target = scale * baseEvents;
+    ctx.log(`(h) growth ${scale}x: growing the live stream and a stream of its own by ${target} events`);
+    const [liveAdded, freshAdded] = await Promise.all([
+      appendHistory(
+        live,
+        Math.ceil((target - appendedLive) / eventsPerUserOf(quietAggregates)),
+        256,
+        quietAggregates,
+      ),
+      appendChains(fresh, userHistories(Math.ceil((target - appendedFresh) / eventsPerUser)), 256),
+    ]);
+    appendedLive += liveAdded;
+    appendedFresh += freshAdded;
+    await untilProjected(ctx, await live.lastStreamSequence());
+    if (scale === 1) {
+      ctx.log('(h) growth: warming up (5 s of commands, one rebuild)');
+      await paceCommands(ctx, perSecond, 5);
+      await rebuildAll();
+    }
+    const aggregates = await coldAndWarm(ctx, live, cartCommitsAt1x * scale, `${scale}x`);
+    ctx.log(`(h) growth ${scale}x: ${perSecond} commands/s for ${ctx.seconds} s, then a rebuild`);
+    const write = await paceCommands(ctx, perSecond, ctx.seconds);
+    const rebuilt = await rebuildAll();
     points.push({
       scale,
-      events: rebuilt.events,
+      liveEvents: { appended: appendedLive, earlierPhases: earlierEvents },
       write,
+      aggregates,
       rebuild: {
-        seconds: Math.round(seconds * 100) / 100,
-        eventsPerSecond: Math.round(rebuilt.events / seconds),
+        events: rebuilt.events,
+        seconds: Math.round(rebuilt.seconds * 100) / 100,
+        eventsPerSecond: rebuilt.eventsPerSecond,
       },
     });
   }
+  type Point = (typeof points)[number];
   const curve = (
     name: string,
     unit: string,
     expect: 'flat' | 'linear',
-    value: (p: (typeof points)[number]) => number,
+    work: (p: Point) => number,
+    value: (p: Point) => number,
   ) => ({
     name,
     unit,
     expect,
-    points: points.map((p) => ({ scale: p.scale, events: p.events, value: value(p) })),
+    points: points.map((p) => ({ scale: p.scale, work: work(p), value: value(p) })),
   });
+  const liveWork = (p: Point) => p.liveEvents.appended;
+  const history = (p: Point) => p.aggregates.cartCommits;
   return {
     baseEvents,
+    earlierEvents,
     points,
     curves: [
-      curve(`command p99 @ ${perSecond}/s`, 'ms', 'flat', (p) => p.write.commands.p99Ms),
-      curve(`write-to-readable p99 @ ${perSecond}/s`, 'ms', 'flat', (p) => p.write.p99Ms),
-      curve('rebuild of the whole stream', 's', 'linear', (p) => p.rebuild.seconds),
+      curve(`command p99 @ ${perSecond}/s`, 'ms', 'flat', liveWork, (p) => p.write.commands.p99Ms),
+      curve(`write-to-readable p99 @ ${perSecond}/s`, 'ms', 'flat', liveWork, (p) => p.write.p99Ms),
+      curve('cold command (aggregate loaded) p50', 'ms', 'linear', history, (p) => p.aggregates.cold.p50Ms),
+      curve('cold command gateway CPU', 'ms', 'linear', history, (p) => p.aggregates.cold.gatewayCpuMs),
+      curve('warm command (aggregate cached) p50', 'ms', 'flat', history, (p) => p.aggregates.warm.p50Ms),
+      curve('warm command gateway CPU', 'ms', 'flat', history, (p) => p.aggregates.warm.gatewayCpuMs),
+      curve(
+        'rebuild of its own stream',
+        's',
+        'linear',
+        (p) => p.rebuild.events,
+        (p) => p.rebuild.seconds,
+      ),
     ],
   };
 }
+
+/**
+ * New users whose carts already hold `cartCommits` commits, written to the stream directly, so
+ * the gateway has never loaded them: each one's first add loads the aggregate (cold), its second
+ * finds it cached (warm). Four at a time, so neither waits on a queue.
+ */
+async function coldAndWarm(ctx: PhaseContext, store: EventStore, cartCommits: number, label: string) {
+  const { api, stack } = ctx;
+  const users = await onboardUsers(
+    api,
+    stack.provider,
+    longHistoryUsers,
+    16,
+    `${stack.names.runId}-${label}`,
+  );
+  await appendChains(
+    store,
+    users.map((u) => cartHistory(u.userId, cartCommits)),
+    64,
+  );
+  const added = new Map<BenchUser, string[]>();
+  const round = async () => {
+    const g0 = await scrape(stack.gatewayMetricsUrl);
+    let next = 0;
+    const latencies: number[] = [];
+    await Promise.all(
+      Array.from({ length: 4 }, async () => {
+        for (let user = users[next++]; user; user = users[next++]) {
+          const response = await api.expect(201, 'POST', '/api/cart', {
+            jar: user.jar,
+            body: benchProduct(),
+          });
+          added.set(user, [...(added.get(user) ?? []), (response.body as { id: string }).id]);
+          latencies.push(response.ms);
+        }
+      }),
+    );
+    const g1 = await scrape(stack.gatewayMetricsUrl);
+    const { p50Ms, p99Ms } = summarize(latencies, 1);
+    return { p50Ms, p99Ms, gatewayCpuMs: cpuMsPer(cpuSeconds(g0, g1), latencies.length) };
+  };
+  ctx.log(
+    `(h) growth ${label}: first and second command of ${users.length} users with ${cartCommits} cart commits`,
+  );
+  const cold = await round();
+  const warm = await round();
+  await Promise.all(
+    [...added].flatMap(([user, ids]) =>
+      ids.map((id) => api.expect(204, 'DELETE', `/api/cart/${id}`, { jar: user.jar })),
+    ),
+  );
+  return {
+    cartCommits,
+    cold,
+    warm,
+    coldToWarmCpu:
+      warm.gatewayCpuMs > 0 ? Math.round((cold.gatewayCpuMs / warm.gatewayCpuMs) * 100) / 100 : 0,
+  };
+}
+
+const cpuMsPer = (cpuSeconds: number, commands: number) =>
+  commands > 0 ? Math.round((cpuSeconds / commands) * 100_000) / 100 : 0;
 
 /** Until every projection's checkpoint in the live schema has reached `sequence`. */
 async function untilProjected(ctx: PhaseContext, sequence: number, timeoutMs = 300_000): Promise<void> {
@@ -258,31 +437,6 @@ export function memory(stack: BenchStack) {
   return {
     gatewayRssMiB: rssMiB(stack.gateway.child.pid!),
     projectorRssMiB: rssMiB(stack.projector.child.pid!),
-  };
-}
-
-/**
- * (g) CPU the services burn with nothing to do: CPU time of each process over `seconds` of an
- * idle stack, as a share of one core. The stand-ins live in the bench process here, so they are
- * not in the sum (the transpiled stack runs them in processes of their own).
- */
-export async function idle(stack: BenchStack, seconds: number, log: (line: string) => void) {
-  // Start-up work (consumers catching up, first JWKS fetch) is not idling.
-  await new Promise((r) => setTimeout(r, 2000));
-  log(`(g) idle stack: CPU time of each service over ${seconds} s`);
-  const pids = { gateway: stack.gateway.child.pid!, projector: stack.projector.child.pid! };
-  const before = { gateway: cpuSecondsOf(pids.gateway), projector: cpuSecondsOf(pids.projector) };
-  const started = performance.now();
-  await new Promise((r) => setTimeout(r, seconds * 1000));
-  const elapsed = (performance.now() - started) / 1000;
-  const share = (cpu: number) => Math.round((cpu / elapsed) * 10_000) / 100;
-  const gateway = share(cpuSecondsOf(pids.gateway) - before.gateway);
-  const projector = share(cpuSecondsOf(pids.projector) - before.projector);
-  return {
-    seconds: Math.round(elapsed * 10) / 10,
-    gatewayPercentOfCore: gateway,
-    projectorPercentOfCore: projector,
-    totalPercentOfCore: Math.round((gateway + projector) * 100) / 100,
   };
 }
 

@@ -20,3 +20,25 @@ export function cpuSecondsOf(pid: number): number {
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return (Number(fields[11]) + Number(fields[12])) / ticksPerSecond;
 }
+
+export interface IoCounts {
+  /** read-like and write-like system calls (the kernel's syscr and syscw). */
+  syscalls: number;
+  /** Times the process gave up the CPU to wait: roughly, event-loop wake-ups. */
+  waits: number;
+}
+
+/**
+ * System calls and voluntary context switches a process has made so far: per command, they
+ * count round trips and wake-ups, which machine load does not change as it changes latencies.
+ */
+export function ioCountsOf(pid: number): IoCounts {
+  const io = readFileSync(`/proc/${pid}/io`, 'utf8');
+  const field = (text: string, name: string) =>
+    Number(new RegExp(`^${name}:\\s*(\\d+)`, 'm').exec(text)?.[1] ?? 0);
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return {
+    syscalls: field(io, 'syscr') + field(io, 'syscw'),
+    waits: field(status, 'voluntary_ctxt_switches'),
+  };
+}

@@ -44,10 +44,13 @@ export function resultRows(r: Record<string, any>, baseline?: Record<string, any
     );
   }
   if (idle) {
+    const each = Object.entries(idle.processes as Record<string, number>)
+      .map(([name, percent]) => `${name} ${percent}`)
+      .join(' + ');
     rows.push(
       row(
-        'idle CPU % of a core, gateway + projector',
-        `${idle.gatewayPercentOfCore} + ${idle.projectorPercentOfCore} = ${idle.totalPercentOfCore}`,
+        'idle CPU % of a core, every process of the stack',
+        `${each} = ${idle.totalPercentOfCore}`,
         '< 3',
         idle.totalPercentOfCore < 3,
       ),
@@ -68,6 +71,22 @@ export function resultRows(r: Record<string, any>, baseline?: Record<string, any
         `${write.errors} / ${write.readYourWritesTimeouts}`,
         '0 / 0',
         write.errors === 0 && write.readYourWritesTimeouts === 0,
+      ),
+    );
+  }
+  for (const [phase, result] of [
+    ['write', write],
+    ['read cart', read?.cart],
+    ['read orders', read?.orders],
+    [`paced @ ${paced?.commandsPerSecond}/s`, paced],
+  ] as const) {
+    const ryw = result?.readYourWrites;
+    if (!ryw) continue;
+    const rate = ryw.requestsWithToken > 0 ? ryw.consistentReadTimeouts / ryw.requestsWithToken : 0;
+    rows.push(
+      row(
+        `${phase}: RYW command waits timed out / requests sent with a token / their waits timed out`,
+        `${ryw.commandWaitTimeouts} / ${ryw.requestsWithToken} / ${ryw.consistentReadTimeouts} (${(rate * 100).toFixed(1)}%)`,
       ),
     );
   }
@@ -111,6 +130,19 @@ export function resultRows(r: Record<string, any>, baseline?: Record<string, any
         ),
       );
     }
+  }
+  for (const [phase, result] of [
+    ['write (saturated)', write],
+    [`paced @ ${paced?.commandsPerSecond}/s`, paced],
+  ] as const) {
+    const per = result?.perCommand;
+    if (!per) continue;
+    rows.push(
+      row(
+        `${phase}: syscalls / event-loop waits per command, gateway | projector`,
+        `${per.gatewaySyscalls} / ${per.gatewayWaits} | ${per.projectorSyscalls} / ${per.projectorWaits}`,
+      ),
+    );
   }
   if (read) {
     for (const name of ['cart', 'orders'] as const) {
@@ -182,25 +214,37 @@ export function resultRows(r: Record<string, any>, baseline?: Record<string, any
 }
 
 /**
- * The growth curves: each point against the first, flagged when it grows faster than the work
- * (the stream's events, which include what earlier phases wrote) or, for a latency, at all.
+ * The growth curves: each point against the first, flagged when it grows faster than its work
+ * (events appended, history length, or the rebuilt stream's events) or, for a flat one, at all.
+ * Then cold against warm aggregate cost at each point.
  */
 function growthRows(growth: Record<string, any>): Row[] {
-  const rows: Row[] = [];
+  const rows: Row[] = [
+    row('growth: live stream before the phase (not in the scale)', `${growth.earlierEvents} events`),
+  ];
   for (const curve of growth.curves as any[]) {
     const first = curve.points[0];
     for (const point of curve.points) {
-      const work = Math.round((point.events / first.events) * 10) / 10;
+      const work = Math.round((point.work / first.work) * 10) / 10;
       const cost = first.value > 0 ? point.value / first.value : 0;
       rows.push(
         row(
-          `growth: ${curve.name} @ ${point.scale}x (${point.events} events)`,
-          `${point.value} ${curve.unit} (${cost.toFixed(2)}x for ${work}x events)`,
+          `growth: ${curve.name} @ ${point.scale}x (${point.work})`,
+          `${point.value} ${curve.unit} (${cost.toFixed(2)}x for ${work}x work)`,
           curve.expect === 'flat' ? '<= 1.5x (flat)' : `<= ${(1.25 * work).toFixed(1)}x (linear)`,
           curve.expect === 'flat' ? cost <= 1.5 : cost <= 1.25 * work,
         ),
       );
     }
+  }
+  for (const point of growth.points as any[]) {
+    const { cartCommits, cold, warm, coldToWarmCpu } = point.aggregates;
+    rows.push(
+      row(
+        `growth: cold vs warm cart, ${cartCommits} commits: p50 ms / gateway CPU ms`,
+        `${cold.p50Ms} / ${cold.gatewayCpuMs} vs ${warm.p50Ms} / ${warm.gatewayCpuMs} (CPU ${coldToWarmCpu}x)`,
+      ),
+    );
   }
   return rows;
 }

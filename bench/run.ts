@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { cpus, loadavg } from 'node:os';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Kysely, sql } from 'kysely';
 import { eventCatalogue } from '@shop/contracts';
@@ -9,21 +9,12 @@ import { connectNats, EventStore } from '@shop/eventstore';
 import { createRedis, redisReady } from '@shop/redis';
 import { openDataKeyVault } from '@shop/wallets';
 import { ApiClient } from './api-client';
-import { BenchNames, benchNames, startBenchStack } from './bench-stack';
+import { BenchNames, benchNames, BenchStack, startBenchStack } from './bench-stack';
 import { buildServices } from './build-services';
 import { measureEncryptionCost } from './encryption-cost';
 import { eventsPerUser } from './event-history';
-import {
-  growth,
-  idle,
-  memory,
-  pacedWrites,
-  PhaseContext,
-  rawPath,
-  readPath,
-  rebuild,
-  writePath,
-} from './phases';
+import { idleSchemaSuffixes, measureIdleStack, stackPackages } from './idle-stack';
+import { growth, memory, pacedWrites, PhaseContext, rawPath, readPath, rebuild, writePath } from './phases';
 import { renderTable, resultRows } from './report';
 import { onboardUsers } from './users';
 
@@ -102,7 +93,9 @@ async function main(): Promise<void> {
   );
   // A fresh machine has no database yet; `npm start` would create it, the bench must too.
   if (await ensureDatabase(databaseUrl)) log(`created the database of ${databaseUrl}`);
-  const build = compiled ? { seconds: buildServices(['@shop/gateway', '@shop/projector']) } : null;
+  const build = compiled
+    ? { seconds: buildServices(phases.has('idle') ? stackPackages : ['@shop/gateway', '@shop/projector']) }
+    : null;
   if (build) log(`built the services in ${build.seconds.toFixed(1)} s`);
   const nc = await connectNats(natsUrl, 'bench');
   const database = createDatabase(databaseUrl, { max: concurrency + 4, applicationName: 'bench' });
@@ -133,7 +126,24 @@ async function main(): Promise<void> {
   const rss: Record<string, unknown> = { afterStart: memory(stack) };
   results.memory = rss;
   try {
-    if (phases.has('idle')) results.idle = await idle(stack, idleSeconds, log);
+    /** With --profile, the services' CPU profiles of `phase` alone (see cpu-profile.ts). */
+    const profiled = async <T>(phase: string, work: () => Promise<T>): Promise<T> => {
+      if (!profileDir) return work();
+      await markProfiles(stack, profileDir, `before-${phase}`);
+      const result = await work();
+      await markProfiles(stack, profileDir, phase);
+      return result;
+    };
+    if (phases.has('idle')) {
+      results.idle = await measureIdleStack({
+        names,
+        // At the stack's own log level, as `npm start` runs it: the ready lines are info lines.
+        settings: Object.fromEntries(Object.entries(settings).filter(([name]) => name !== 'LOG_LEVEL')),
+        compiled,
+        seconds: idleSeconds,
+        log,
+      });
+    }
     log(`onboarding ${concurrency * usersPerWorker} users`);
     const ctx: PhaseContext = {
       stack,
@@ -159,13 +169,15 @@ async function main(): Promise<void> {
       log,
     };
     if (phases.has('write')) {
-      results.write = await writePath(ctx);
+      results.write = await profiled('write', () => writePath(ctx));
       rss.afterWrite = memory(stack);
     }
     if (phases.has('raw')) results.rawFloor = await rawPath(ctx);
-    if (phases.has('read')) results.read = await readPath(ctx);
-    if (phases.has('paced')) results.writeToReadable = await pacedWrites(ctx, fixedCommandRate);
-    if (phases.has('growth')) results.growth = await growth(ctx, growthEvents, fixedCommandRate);
+    if (phases.has('read')) results.read = await profiled('read', () => readPath(ctx));
+    if (phases.has('paced'))
+      results.writeToReadable = await profiled('paced', () => pacedWrites(ctx, fixedCommandRate));
+    if (phases.has('growth'))
+      results.growth = await profiled('growth', () => growth(ctx, growthEvents, fixedCommandRate));
     if (phases.has('rebuild')) results.rebuild = await rebuild(ctx, minEvents);
     if (phases.has('encryption')) {
       results.encryption = await measureEncryptionCost({
@@ -221,13 +233,38 @@ async function main(): Promise<void> {
   process.stdout.write(`${renderTable(resultRows(results, baseline))}\n\nresults: ${file}\n`);
 }
 
+/** Has the services write what they sampled since the last mark as <service>-<label>.cpuprofile. */
+async function markProfiles(stack: BenchStack, dir: string, label: string): Promise<void> {
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(resolve(dir, 'label'), label);
+  const services = { gateway: stack.gateway, projector: stack.projector };
+  const files = Object.keys(services).map((name) => resolve(dir, `${name}-${label}.cpuprofile`));
+  for (const service of Object.values(services)) service.child.kill('SIGWINCH');
+  // The profiles are written asynchronously; the next phase must not start (or relabel) before.
+  const deadline = Date.now() + 10_000;
+  while (!files.every((f) => existsSync(f)) && Date.now() < deadline)
+    await new Promise((r) => setTimeout(r, 50));
+}
+
 /** Streams, schemas and Redis keys of this run only. */
 async function cleanUp(nc: Awaited<ReturnType<typeof connectNats>>, db: Kysely<unknown>, names: BenchNames) {
   const jsm = await nc.jetstreamManager();
-  for (const stream of [names.stream, `${names.stream}_RAW`, `${names.stream}_RB`]) {
-    await jsm.streams.delete(stream).catch(() => undefined);
+  for (const suffix of ['', '_RAW', '_RB', '_GR', '_IDLE']) {
+    await jsm.streams.delete(`${names.stream}${suffix}`).catch(() => undefined);
   }
-  for (const suffix of ['', '_secrets', '_raw', '_rb', '_rb_keys', '_rb_copy', '_rba', '_gr']) {
+  for (const suffix of [
+    '',
+    '_secrets',
+    '_raw',
+    '_raw_keys',
+    '_rb',
+    '_rb_keys',
+    '_rb_copy',
+    '_rba',
+    '_gr',
+    '_gr_keys',
+    ...idleSchemaSuffixes,
+  ]) {
     await sql`DROP SCHEMA IF EXISTS ${sql.id(`${names.schema}${suffix}`)} CASCADE`.execute(db);
   }
   const redis = createRedis(env.REDIS_URL ?? 'redis://127.0.0.1:6379', '');

@@ -1,9 +1,14 @@
+import { userIdForProviderSubject } from '@shop/domain';
 import type { ProviderSandbox } from '@shop/sandbox-provider';
 import { ApiClient } from './api-client';
+import { CookieJar } from './cookie-jar';
 
 export interface BenchUser {
   email: string;
-  cookie: string;
+  /** The gateway's id of the user (and of its cart), from the provider subject its JWT names. */
+  userId: string;
+  /** The user's browser: session cookies from sign-in, and any consistency token since. */
+  jar: CookieJar;
 }
 
 const address = {
@@ -35,17 +40,18 @@ export async function onboardUsers(
       while (next < count) {
         const email = `bench-${runId}-${next++}@example.com`;
         const session = await provider.issueToken(email);
-        const login = await api.expect(200, 'POST', '/api/auth/session', {
-          body: { jwt: session.jwt, email },
-        });
-        const cookie = login.setCookies.map((c) => c.split(';')[0]).join('; ');
-        await api.expect(200, 'POST', '/api/onboarding/step-1', { cookie, body: { displayName: 'Bench' } });
-        await api.expect(200, 'POST', '/api/onboarding/step-2', { cookie, body: address });
+        const jar = new CookieJar();
+        await api.expect(200, 'POST', '/api/auth/session', { jar, body: { jwt: session.jwt, email } });
+        await api.expect(200, 'POST', '/api/onboarding/step-1', { jar, body: { displayName: 'Bench' } });
+        await api.expect(200, 'POST', '/api/onboarding/step-2', { jar, body: address });
         await api.expect(200, 'POST', '/api/onboarding/step-3', {
-          cookie,
+          jar,
           body: { topsSize: 'M', bottomsSize: '32', footwearSize: '42' },
         });
-        users.push({ email, cookie });
+        const { sub } = JSON.parse(Buffer.from(session.jwt.split('.')[1]!, 'base64url').toString()) as {
+          sub: string;
+        };
+        users.push({ email, userId: userIdForProviderSubject(sub), jar });
       }
     }),
   );

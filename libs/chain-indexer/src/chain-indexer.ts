@@ -29,6 +29,8 @@ export interface ChainIndexerOptions {
 }
 
 const cursorName = 'cart-contract';
+/** Empty polls in a row stretch the pause up to this many poll intervals; an event resets it. */
+const idleBackoffLimit = 4;
 
 /**
  * Polls the cart contract's events and appends each on its own subject
@@ -42,6 +44,11 @@ export class ChainIndexer {
   private loop: Promise<void> | null = null;
   private lock: pg.Client | null = null;
   private wake: (() => void) | null = null;
+  /**
+   * The cursor as this indexer last read or saved it while holding the lock (nobody else moves it
+   * then); undefined until read. Saves an idle poll its database round trip.
+   */
+  private cursor: EventCursor | null | undefined = undefined;
 
   constructor(private readonly options: ChainIndexerOptions) {}
 
@@ -59,7 +66,7 @@ export class ChainIndexer {
 
   /** Runs one page now (tests); returns the number of events seen. */
   async pollOnce(): Promise<number> {
-    const cursor = await this.readCursor();
+    const cursor = this.lock && this.cursor !== undefined ? this.cursor : await this.readCursor();
     const page = await queryContractEvents(
       this.options.client,
       this.options.packageId,
@@ -85,11 +92,13 @@ export class ChainIndexer {
       }
     }
     if (page.nextCursor && page.events.length > 0) await this.saveCursor(page.nextCursor);
+    this.cursor = page.nextCursor && page.events.length > 0 ? page.nextCursor : cursor;
     return page.events.length;
   }
 
   private async run(): Promise<void> {
     const { logger, pollIntervalMs } = this.options;
+    let emptyPolls = 0;
     while (!this.stopping) {
       try {
         if (!(await this.holdLock())) {
@@ -97,7 +106,10 @@ export class ChainIndexer {
           continue;
         }
         const seen = await this.pollOnce();
-        if (seen === 0) await this.pause(pollIntervalMs);
+        emptyPolls = seen === 0 ? emptyPolls + 1 : 0;
+        // A quiet chain is polled less often (an idle stack should cost next to nothing); the
+        // first event after a quiet spell is seen at most idleBackoffLimit intervals late.
+        if (seen === 0) await this.pause(pollIntervalMs * Math.min(2 ** (emptyPolls - 1), idleBackoffLimit));
       } catch (error) {
         logger.warn({ err: error }, 'chain indexer poll failed; retrying');
         await this.pause(Math.min(pollIntervalMs * 4, 5000));
@@ -129,6 +141,8 @@ export class ChainIndexer {
       if (this.lock === client) this.lock = null;
     });
     this.lock = client;
+    // Another indexer may have moved the cursor while this one did not hold the lock.
+    this.cursor = undefined;
     this.options.logger.info({ packageId: this.options.packageId }, 'chain indexer is the active one');
     return true;
   }

@@ -37,7 +37,6 @@ export class CheckpointMovedError extends Error {
 }
 
 interface LockedState {
-  position: number;
   parked: Set<string>;
 }
 
@@ -67,26 +66,22 @@ export class BatchApplier {
 
   /** Ensures the checkpoint row exists and returns its position. */
   async checkpoint(): Promise<number> {
-    const db = this.db.withSchema(this.schema);
-    await db
+    await this.db
+      .withSchema(this.schema)
       .insertInto('projection_checkpoints')
       .values({ projection: this.projection.name, position: 0 })
       .onConflict((oc) => oc.column('projection').doNothing())
       .execute();
-    const row = await db
-      .selectFrom('projection_checkpoints')
-      .select('position')
-      .where('projection', '=', this.projection.name)
-      .executeTakeFirstOrThrow();
-    return Number(row.position);
+    return this.storedCheckpoint(this.db);
   }
 
   async apply(items: readonly BatchItem[], expectedCheckpoint: number): Promise<BatchOutcome> {
     if (items.length === 0) return { checkpoint: expectedCheckpoint, applied: [], parked: [] };
+    const checkpoint = items.at(-1)!.sequence;
     try {
       return await this.db.transaction().execute(async (trx) => {
         await this.relaxDurability(trx);
-        const state = await this.lock(trx, expectedCheckpoint);
+        const state = await this.lockAndMove(trx, expectedCheckpoint, checkpoint);
         const applied: RecordedEvent[] = [];
         const parked: ParkedEvent[] = [];
         for (const item of items) {
@@ -96,8 +91,7 @@ export class BatchApplier {
           } else applied.push(...item.events);
         }
         await this.projection.apply(trx.withSchema(this.schema), applied);
-        await this.moveCheckpoint(trx, items.at(-1)!.sequence);
-        return { checkpoint: items.at(-1)!.sequence, applied, parked };
+        return { checkpoint, applied, parked };
       });
     } catch (error) {
       if (isTransientError(error) || error instanceof CheckpointMovedError) throw error;
@@ -105,12 +99,12 @@ export class BatchApplier {
     }
   }
 
-  /** Moves the checkpoint over messages that held nothing for the projection. */
+  /**
+   * Moves the checkpoint over messages that held nothing for the projection: one statement, so
+   * one round trip and no transaction of its own.
+   */
   async advance(expectedCheckpoint: number, position: number): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
-      await this.lock(trx, expectedCheckpoint);
-      await this.moveCheckpoint(trx, position);
-    });
+    await this.lockAndMove(this.db, expectedCheckpoint, position);
   }
 
   private async applyIsolated(
@@ -119,7 +113,8 @@ export class BatchApplier {
   ): Promise<BatchOutcome> {
     return this.db.transaction().execute(async (trx) => {
       await this.relaxDurability(trx);
-      const state = await this.lock(trx, expectedCheckpoint);
+      const checkpoint = items.at(-1)!.sequence;
+      const state = await this.lockAndMove(trx, expectedCheckpoint, checkpoint);
       const applied: RecordedEvent[] = [];
       const parked: ParkedEvent[] = [];
       for (const item of items) {
@@ -148,8 +143,7 @@ export class BatchApplier {
         if (lastError === null) applied.push(...item.events);
         else parked.push(await this.park(trx, item, describe(lastError), this.maxAttempts, state));
       }
-      await this.moveCheckpoint(trx, items.at(-1)!.sequence);
-      return { checkpoint: items.at(-1)!.sequence, applied, parked };
+      return { checkpoint, applied, parked };
     });
   }
 
@@ -157,28 +151,37 @@ export class BatchApplier {
     if (!this.durableCommits) await sql`SET LOCAL synchronous_commit TO off`.execute(trx);
   }
 
-  /** One round trip: lock the checkpoint row and learn which subjects are parked. */
-  private async lock(trx: Kysely<BookkeepingDatabase>, expected: number): Promise<LockedState> {
+  /**
+   * One round trip: moves the checkpoint row from `expected` to `position` (locking it, so a batch
+   * in the same transaction commits with it or not at all) and learns which subjects are parked.
+   * The row is updated first, before any table of the projection is read: see withProjectionsPaused.
+   */
+  private async lockAndMove(
+    db: Kysely<BookkeepingDatabase>,
+    expected: number,
+    position: number,
+  ): Promise<LockedState> {
     const schema = sql.id(this.schema);
-    const result = await sql<{ position: number; parked: string[] | null }>`
-      SELECT c.position,
-             (SELECT array_agg(p.subject) FROM ${schema}.parked_subjects p WHERE p.projection = c.projection) AS parked
-        FROM ${schema}.projection_checkpoints c
-       WHERE c.projection = ${this.projection.name}
-         FOR UPDATE OF c`.execute(trx);
+    const result = await sql<{ parked: string[] | null }>`
+      UPDATE ${schema}.projection_checkpoints c
+         SET position = ${position}, updated_at = now()
+       WHERE c.projection = ${this.projection.name} AND c.position = ${expected}
+      RETURNING (SELECT array_agg(p.subject) FROM ${schema}.parked_subjects p WHERE p.projection = c.projection) AS parked`.execute(
+      db,
+    );
     const row = result.rows[0];
-    const position = Number(row?.position ?? -1);
-    if (position !== expected) throw new CheckpointMovedError(this.projection.name, expected, position);
-    return { position, parked: new Set(row?.parked ?? []) };
+    if (!row) throw new CheckpointMovedError(this.projection.name, expected, await this.storedCheckpoint(db));
+    return { parked: new Set(row.parked ?? []) };
   }
 
-  private async moveCheckpoint(trx: Kysely<BookkeepingDatabase>, position: number): Promise<void> {
-    await trx
+  private async storedCheckpoint(db: Kysely<BookkeepingDatabase>): Promise<number> {
+    const row = await db
       .withSchema(this.schema)
-      .updateTable('projection_checkpoints')
-      .set({ position, updated_at: sql<Date>`now()` })
+      .selectFrom('projection_checkpoints')
+      .select('position')
       .where('projection', '=', this.projection.name)
-      .execute();
+      .executeTakeFirst();
+    return Number(row?.position ?? -1);
   }
 
   private async park(

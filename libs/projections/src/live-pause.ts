@@ -13,9 +13,9 @@ export interface PausedProjections {
  * Runs `work` while no projection can commit a batch into `schema`, and commits what it did
  * in the same transaction that ends the pause.
  *
- * Every live batch starts by locking its checkpoint row (`SELECT ... FOR UPDATE`, see
- * BatchApplier), which needs a ROW SHARE lock on projection_checkpoints; an EXCLUSIVE lock on
- * the table refuses exactly that (and inserts and updates) while plain reads go on, so the
+ * Every live batch starts by moving its checkpoint row (an `UPDATE`, see BatchApplier), which
+ * needs a ROW EXCLUSIVE lock on projection_checkpoints; an EXCLUSIVE lock on the table refuses
+ * exactly that (and row locks) while plain reads go on, so the
  * gateway's position tracker and lag metrics keep working. A batch that waits here has taken
  * no snapshot and resolved no table name yet: once the pause commits, it looks the tables up
  * again and reads the checkpoint afresh, so whatever `work` swapped in is, to that batch, as

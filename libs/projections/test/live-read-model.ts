@@ -143,7 +143,7 @@ export async function batchWaitingForLock(db: AnyKysely, applicationName: string
     const { rows } = await sql<{ n: number }>`
       SELECT count(*)::int AS n FROM pg_stat_activity
        WHERE application_name = ${applicationName} AND wait_event_type = 'Lock'
-         AND query LIKE '%projection_checkpoints%FOR UPDATE%'`.execute(db);
+         AND query LIKE '%UPDATE %projection_checkpoints%'`.execute(db);
     if (rows[0]!.n > 0) return;
     if (Date.now() > deadline) throw new Error('no live batch waited for the pause');
     await sleep(20);

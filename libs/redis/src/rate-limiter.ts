@@ -10,7 +10,9 @@ export interface RateLimitDecision {
   enforced: boolean;
 }
 
-// Counts the request and reads the window's remaining life in one round trip.
+// Counts the request and reads the window's remaining life in one round trip. Sent as a
+// command of its own (EVALSHA: Redis neither receives nor hashes the script on every request).
+const countCommand = 'rateLimitCount';
 const countScript = `
 local current = redis.call('INCR', KEYS[1])
 if current == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
@@ -22,19 +24,24 @@ return {current, redis.call('PTTL', KEYS[1])}
  * Redis is unreachable it fails open: serving without a limit beats refusing everyone.
  */
 export class RateLimiter {
+  private readonly redis: Redis & { [countCommand](key: string, windowMs: string): Promise<unknown> };
+
   constructor(
-    private readonly redis: Redis,
+    redis: Redis,
     private readonly name: string,
     private readonly limit: number,
     private readonly windowMs: number,
     private readonly onUnavailable: (error: unknown) => void = () => undefined,
-  ) {}
+  ) {
+    if (!(countCommand in redis)) redis.defineCommand(countCommand, { numberOfKeys: 1, lua: countScript });
+    this.redis = redis as RateLimiter['redis'];
+  }
 
   async hit(key: string, now = Date.now()): Promise<RateLimitDecision> {
     const window = Math.floor(now / this.windowMs);
     const redisKey = `rl:${this.name}:${key}:${window}`;
     try {
-      const [count, ttl] = (await this.redis.eval(countScript, 1, redisKey, String(this.windowMs))) as [
+      const [count, ttl] = (await this.redis[countCommand](redisKey, String(this.windowMs))) as [
         number,
         number,
       ];
