@@ -34,6 +34,8 @@ interface Attempt {
 
 let sui: SuiSandbox;
 let stack: Stack;
+/** Fuzzes every operation, account closure included; `shopper` keeps an open account for the checks after. */
+let fuzzer: Shopper;
 let shopper: Shopper;
 let document: {
   paths: Record<string, Record<string, Record<string, unknown>>>;
@@ -51,9 +53,10 @@ beforeAll(async () => {
       CHAIN_COIN_TYPE: `${sui.paymentPackageId}::usdc::USDC`,
     },
   });
+  fuzzer = await stack.shopper({ funds: '100' });
+  await fuzzer.client.request('POST', '/api/cart', product('fuzz-seed'));
+  await fuzzer.client.request('POST', '/api/sessions', { title: 'seed' });
   shopper = await stack.shopper({ funds: '100' });
-  await shopper.client.request('POST', '/api/cart', product('fuzz-seed'));
-  await shopper.client.request('POST', '/api/sessions', { title: 'seed' });
   document = (await (await send(`${stack.url}/doc`)).json()) as typeof document;
 }, 60_000);
 afterAll(async () => {
@@ -293,7 +296,7 @@ async function attempt(op: Operation, c: Case): Promise<Attempt> {
   const correlationId = `fuzz-${++counter}`;
   const headers: Record<string, string> = {
     'x-correlation-id': correlationId,
-    cookie: `provider-jwt=${shopper.client.cookie('provider-jwt')}`,
+    cookie: `provider-jwt=${fuzzer.client.cookie('provider-jwt')}`,
   };
   if (c.body !== undefined && c.contentType) headers['content-type'] = c.contentType;
   if (c.idempotencyKey) headers['idempotency-key'] = c.idempotencyKey;
