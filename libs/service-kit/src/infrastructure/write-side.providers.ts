@@ -26,6 +26,10 @@ export function writeSideProviders(
       useFactory: (store: EventStore, positions: ReadModelPositions) =>
         new CommandExecutor(new DeciderRunner(store), positions),
     },
-    { provide: Aggregates, inject: [CommandExecutor], useFactory: (executor: CommandExecutor) => new Aggregates(executor) },
+    {
+      provide: Aggregates,
+      inject: [CommandExecutor],
+      useFactory: (executor: CommandExecutor) => new Aggregates(executor),
+    },
   ];
 }

@@ -1,12 +1,4 @@
-export {
-  CONFIG,
-  DATABASE,
-  EVENT_STORE,
-  LOGGER,
-  NATS,
-  POSITION_TRACKER,
-  REDIS,
-} from '@shop/service-kit';
+export { CONFIG, DATABASE, EVENT_STORE, LOGGER, NATS, POSITION_TRACKER, REDIS } from '@shop/service-kit';
 export const READ_DB = Symbol('READ_DB');
 export const RATE_LIMITER = Symbol('RATE_LIMITER');
 export const PROVIDER = Symbol('PROVIDER');
