@@ -105,6 +105,15 @@ async function projectLive(schema: string): Promise<void> {
   });
 }
 
+const rebuild = (schema: string) =>
+  rebuildProjections({
+    store: t.store,
+    db: database.db,
+    schema,
+    projections: readModelProjections(),
+    migrations: readModelMigrations,
+  });
+
 const parkedSubjects = (schema: string) =>
   database.db
     .withSchema(schema)
@@ -120,13 +129,7 @@ describe('a rebuild folding the stream in memory', () => {
     const rebuilt = `${env.schema}_rb`;
     await projectLive(live);
 
-    const result = await rebuildProjections({
-      store: t.store,
-      db: database.db,
-      schema: rebuilt,
-      projections: readModelProjections(),
-      migrations: readModelMigrations,
-    });
+    const result = await rebuild(rebuilt);
 
     expect(result.bulkFallback).toBeUndefined();
     const tables = [...readModelProjections().flatMap((p) => p.tables), 'projection_checkpoints'];
@@ -163,13 +166,7 @@ describe('a rebuild folding the stream in memory', () => {
     const rebuilt = `${env.schema}_rb2`;
     await projectLive(live);
 
-    const result = await rebuildProjections({
-      store: t.store,
-      db: database.db,
-      schema: rebuilt,
-      projections: readModelProjections(),
-      migrations: readModelMigrations,
-    });
+    const result = await rebuild(rebuilt);
 
     expect(result.bulkFallback).toMatch(/unknown cart item/);
     const tables = [...readModelProjections().flatMap((p) => p.tables), 'parked_events'];
