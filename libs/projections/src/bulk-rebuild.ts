@@ -32,6 +32,7 @@ export async function rebuildInBulk(options: BulkRebuildOptions): Promise<{ even
     if (!p.bulk) throw new Error(`${p.name} has no bulk fold`);
     return p.bulk();
   });
+  const readBy = projections.map((p) => new Set<string>(p.aggregates));
   let position = 0;
   let events = 0;
   let raws: RawCommit[] = [];
@@ -44,7 +45,8 @@ export async function rebuildInBulk(options: BulkRebuildOptions): Promise<{ even
       position = item.sequence;
     }
     raws = [];
-    for (const f of folds) f.add(batch);
+    // A fold is given only the aggregates its projection reads (all of them, by contract).
+    folds.forEach((f, i) => f.add(batch.filter((e) => readBy[i]!.has(e.aggregate))));
     events += batch.length;
     options.onProgress?.(position, until);
   };
