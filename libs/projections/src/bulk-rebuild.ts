@@ -23,8 +23,9 @@ const decodeBatch = 2000;
 /**
  * Folds the stream up to `until` in memory, then writes every table once with COPY and the
  * checkpoints at the last message read. Memory holds the rows of the read model, not the events.
- * Throws on a message that cannot be decoded or folded, before anything is written but COPYs
- * already under way; the caller then rebuilds the batch way, which parks such messages.
+ * Throws on a message that cannot be decoded or folded (before writing anything) and when a
+ * COPY fails; the caller then starts again from a fresh schema the batch way, which parks such
+ * messages.
  */
 export async function rebuildInBulk(options: BulkRebuildOptions): Promise<{ events: number }> {
   const { store, db, schema, projections, until } = options;
