@@ -1,6 +1,7 @@
 import { Kysely } from 'kysely';
 import { AggregateName, RecordedEvent } from '@shop/contracts';
 import { BookkeepingDatabase } from '@shop/db';
+import { BulkFold } from './bulk-fold';
 
 /**
  * A read model built from the stream. `apply` runs inside the batch's transaction. `DB` is
@@ -20,6 +21,11 @@ export interface Projection<DB extends BookkeepingDatabase> {
    * (load the touched rows once, write them back in one statement), never one per event.
    */
   apply(db: Kysely<DB>, events: readonly RecordedEvent[]): Promise<void>;
+  /**
+   * A fresh fold of the whole stream in memory, for a rebuild into an empty schema (see
+   * rebuildProjections). Without it a rebuild applies batches through `apply`.
+   */
+  bulk?(): BulkFold;
   /** Best-effort work after the batch committed (cache invalidation); failures are logged only. */
   afterCommit?(events: readonly RecordedEvent[]): Promise<void>;
 }

@@ -1,8 +1,7 @@
 import { Kysely, sql } from 'kysely';
 import { RecordedEvent } from '@shop/contracts';
+import { BulkFold, BulkTable, Row } from './bulk-fold';
 import { AnyKysely } from './projection';
-
-type Row = Record<string, unknown>;
 
 export interface RowFoldSpec<R extends Row> {
   /** A table of whichever schema `db` is bound to. */
@@ -43,9 +42,8 @@ export async function applyRowFold<R extends Row>(
   for (let i = 0; i < events.length; i++) {
     const key = keyOfEvent[i];
     if (key === null || key === undefined) continue;
-    const before = rows.get(key) ?? undefined;
-    const after = spec.fold(before, events[i]!);
-    if (after === undefined || after === before) continue;
+    const after = nextRow(spec, rows.get(key) ?? undefined, events[i]!);
+    if (after === undefined) continue;
     rows.set(key, after);
     changed.add(key);
   }
@@ -65,6 +63,40 @@ export async function applyRowFold<R extends Row>(
       .execute();
   }
   if (upserts.length > 0) await upsertRows(untyped, spec.table, keyColumn, upserts);
+}
+
+/** The same fold in memory, for a rebuild: `table` holds every row folded so far. */
+export function foldRows<R extends Row>(
+  spec: RowFoldSpec<R>,
+  table: BulkTable<R>,
+  events: readonly RecordedEvent[],
+): void {
+  for (const event of events) {
+    const key = spec.keyOf(event);
+    if (key === null) continue;
+    const after = nextRow(spec, table.get(key), event);
+    if (after === null) table.delete(key);
+    else if (after !== undefined) table.set(key, after);
+  }
+}
+
+/** The bulk fold of a projection that is one row fold. */
+export function rowFoldBulk<R extends Row>(spec: RowFoldSpec<R>): BulkFold {
+  const table = new BulkTable<R>(spec.table);
+  return {
+    add: (events) => foldRows(spec, table, events),
+    tables: () => [table],
+  };
+}
+
+/** The row after `event`: null to delete it, undefined when the event leaves it as it was. */
+function nextRow<R extends Row>(
+  spec: RowFoldSpec<R>,
+  before: R | undefined,
+  event: RecordedEvent,
+): R | null | undefined {
+  const after = spec.fold(before, event);
+  return after === before ? undefined : after;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { CartEvent, RecordedEvent } from '@shop/contracts';
-import { applyRowFold, RowFoldSpec } from '@shop/projections';
+import { applyRowFold, RowFoldSpec, rowFoldBulk } from '@shop/projections';
 import { UserChangeListener } from '../cache-invalidator';
 import { ReadModelProjection } from '../read-model-database';
 import { CartItemRow, rowOfItemAdded } from './cart-item-row';
@@ -34,6 +34,7 @@ export function cartItemsProjection(listener?: UserChangeListener): ReadModelPro
     aggregates: ['cart'],
     tables: ['cart_items'],
     apply: (db, events) => applyRowFold(db, spec, events),
+    bulk: () => rowFoldBulk(spec),
     async afterCommit(events) {
       const users = new Set(events.filter((e) => e.aggregate === 'cart').map((e) => e.aggregateId));
       if (users.size > 0 && listener) await listener.usersChanged(users);

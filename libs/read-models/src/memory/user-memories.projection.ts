@@ -1,6 +1,7 @@
 import { Insertable } from 'kysely';
+import { BulkTable } from '@shop/projections';
 import { MemoryEvent, RecordedEvent, UserEvent } from '@shop/contracts';
-import { applyAroundClosures } from '../account-closure';
+import { applyAroundClosures, foldAroundClosures } from '../account-closure';
 import { ReadModelProjection } from '../read-model-database';
 import { sizesMemoryText } from './sizes-memory';
 import { UserMemoriesTable } from './user-memories-table';
@@ -61,4 +62,20 @@ export const userMemoriesProjection: ReadModelProjection = {
         await db.deleteFrom('user_memories').where('user_id', '=', userId).execute();
       },
     ),
+  bulk() {
+    const memories = new BulkTable<Insertable<UserMemoriesTable>>('user_memories', 'user_id');
+    return {
+      add: (events) =>
+        foldAroundClosures(
+          events,
+          (some) => {
+            for (const row of some.flatMap(memoriesOf)) {
+              if (!memories.has(row.memory_id)) memories.set(row.memory_id, row);
+            }
+          },
+          (userId) => memories.deleteOwnedBy(userId),
+        ),
+      tables: () => [memories],
+    };
+  },
 };

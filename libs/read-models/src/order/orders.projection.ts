@@ -1,7 +1,7 @@
 import { Selectable } from 'kysely';
 import { DepositEvent, OrderEvent, OrderStatus, RecordedEvent } from '@shop/contracts';
 import { depositOrderId } from '@shop/domain';
-import { applyRowFold, RowFoldSpec } from '@shop/projections';
+import { applyRowFold, RowFoldSpec, rowFoldBulk } from '@shop/projections';
 import { UserChangeListener } from '../cache-invalidator';
 import { ReadModelProjection } from '../read-model-database';
 import { OrdersTable } from './orders-table';
@@ -124,6 +124,8 @@ export function ordersProjection(listener?: UserChangeListener): ReadModelProjec
     aggregates: ['order', 'deposit'],
     tables: ['orders'],
     apply: (db, events) => applyRowFold(db, listener ? tracking : spec, events),
+    // A rebuild's schema has no readers whose lists could be stale.
+    bulk: () => rowFoldBulk(spec),
     async afterCommit() {
       if (usersInBatch.size === 0 || !listener) return;
       const users = new Set(usersInBatch);

@@ -1,7 +1,7 @@
 import { Insertable, Selectable } from 'kysely';
 import { RecordedEvent, SessionEvent } from '@shop/contracts';
-import { applyRowFold, RowFoldSpec } from '@shop/projections';
-import { applyAroundClosures } from '../account-closure';
+import { applyRowFold, BulkTable, foldRows, RowFoldSpec } from '@shop/projections';
+import { applyAroundClosures, foldAroundClosures } from '../account-closure';
 import { ReadModelProjection } from '../read-model-database';
 import { ChatMessagesTable, ChatSessionsTable } from './chat-sessions-table';
 
@@ -38,12 +38,12 @@ const sessions: RowFoldSpec<SessionRow> = {
   fold: foldSession,
 };
 
+/** A message as the projection keeps it; `parts` as the event holds them, JSON once written. */
+type MessageRow = Omit<Insertable<ChatMessagesTable>, 'parts'> & { parts: unknown };
+
 /** Messages are appended in stream order; a session's deletion takes its messages with it. */
-async function applyMessages(
-  db: Parameters<ReadModelProjection['apply']>[0],
-  events: readonly RecordedEvent[],
-) {
-  const inserts: Insertable<ChatMessagesTable>[] = [];
+function messageChanges(events: readonly RecordedEvent[]): { kept: MessageRow[]; deleted: Set<string> } {
+  const inserts: MessageRow[] = [];
   const deleted = new Set<string>();
   for (const recorded of events) {
     if (recorded.aggregate !== 'session') continue;
@@ -53,17 +53,24 @@ async function applyMessages(
         message_id: event.data.messageId,
         session_id: event.aggregateId,
         role: event.data.role,
-        parts: JSON.stringify(event.data.parts),
+        parts: event.data.parts,
         created_at: event.occurredAt,
         position: event.sequence * 1000 + event.index,
       });
     } else if (event.type === 'SessionDeleted') deleted.add(event.aggregateId);
   }
-  const kept = inserts.filter((m) => !deleted.has(m.session_id));
+  return { kept: inserts.filter((m) => !deleted.has(m.session_id)), deleted };
+}
+
+async function applyMessages(
+  db: Parameters<ReadModelProjection['apply']>[0],
+  events: readonly RecordedEvent[],
+) {
+  const { kept, deleted } = messageChanges(events);
   if (kept.length > 0) {
     await db
       .insertInto('chat_messages')
-      .values(kept)
+      .values(kept.map((m) => ({ ...m, parts: JSON.stringify(m.parts) })))
       .onConflict((oc) => oc.columns(['session_id', 'message_id']).doNothing())
       .execute();
   }
@@ -73,6 +80,9 @@ async function applyMessages(
       .where('session_id', 'in', [...deleted])
       .execute();
 }
+
+/** A message's key in memory: the table's primary key (session_id, message_id). */
+const messageKey = (m: MessageRow) => `${m.session_id}\u0000${m.message_id}`;
 
 /** A closed account's sessions go with it, whether or not each was deleted before. */
 export const chatSessionsProjection: ReadModelProjection = {
@@ -92,4 +102,28 @@ export const chatSessionsProjection: ReadModelProjection = {
         await db.deleteFrom('chat_sessions').where('user_id', '=', userId).execute();
       },
     ),
+  bulk() {
+    const sessionRows = new BulkTable<SessionRow>('chat_sessions', 'user_id');
+    const messages = new BulkTable<MessageRow>('chat_messages', 'session_id');
+    return {
+      add: (events) =>
+        foldAroundClosures(
+          events,
+          (some) => {
+            foldRows(sessions, sessionRows, some);
+            const { kept, deleted } = messageChanges(some);
+            for (const message of kept) {
+              const key = messageKey(message);
+              if (!messages.has(key)) messages.set(key, message);
+            }
+            for (const sessionId of deleted) messages.deleteOwnedBy(sessionId);
+          },
+          (userId) => {
+            for (const sessionId of sessionRows.keysOwnedBy(userId)) messages.deleteOwnedBy(sessionId);
+            sessionRows.deleteOwnedBy(userId);
+          },
+        ),
+      tables: () => [sessionRows, messages],
+    };
+  },
 };

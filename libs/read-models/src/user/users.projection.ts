@@ -1,6 +1,6 @@
 import { Selectable } from 'kysely';
 import { RecordedEvent, UserEvent } from '@shop/contracts';
-import { applyRowFold, RowFoldSpec } from '@shop/projections';
+import { applyRowFold, RowFoldSpec, rowFoldBulk } from '@shop/projections';
 import { ReadModelProjection } from '../read-model-database';
 import { UsersTable } from './users-table';
 
@@ -70,4 +70,5 @@ export const usersProjection: ReadModelProjection = {
   aggregates: ['user'],
   tables: ['users'],
   apply: (db, events) => applyRowFold(db, usersRowFold, events),
+  bulk: () => rowFoldBulk(usersRowFold),
 };
