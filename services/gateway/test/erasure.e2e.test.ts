@@ -246,6 +246,26 @@ describe('the sessions of a closed account', () => {
     const response = await withCookie(token).request('GET', '/api/cart');
     expect({ status: response.status, json: response.json }).toEqual(refused);
   });
+  it('a closure by another process ends a session this gateway already let through as onboarded', async () => {
+    const client = new TestClient(stack.url);
+    const userId = await client.onboard(`${unique('cached')}@example.com`);
+    const token = client.cookie('provider-jwt')!;
+    expect((await withCookie(token).request('GET', '/api/cart')).status).toBe(200);
+    const { version } = await stack.store.load('user', userId);
+    await stack.store.append('user', userId, [{ type: 'AccountClosed', data: { by: 'operator' } }], {
+      commandId: randomUUID(),
+      correlationId: randomUUID(),
+      actor: { kind: 'operator', id: null },
+      expectedSequence: version,
+    });
+
+    // The profile is outside the rate-limited routes, so it can be asked until the guard sees the closure.
+    const response = await eventually(
+      () => withCookie(token).request('GET', '/api/auth/profile'),
+      (r) => r.status === 401,
+    );
+    expect({ status: response.status, json: response.json }).toEqual(refused);
+  });
 });
 
 async function expectRebuildEqualsLive(): Promise<void> {

@@ -23,6 +23,13 @@ const rateLimitedPrefixes = [
 ];
 
 const accountCacheSize = 100_000;
+/**
+ * How long an open account's status is taken from memory. A closure appended by another process
+ * (an operator's erasure) reaches this gateway only through the user aggregate, so the status is
+ * asked again after this long: one stream look-up per active user per period, and a closed
+ * account's session ends within it.
+ */
+const openStatusTtlMs = 5_000;
 
 const onboardingIncomplete = () =>
   new DomainError('forbidden', 'ONBOARDING_INCOMPLETE', 'Complete onboarding before using this route');
@@ -38,7 +45,7 @@ type AccountStatus = 'open' | 'onboarded' | 'closed';
  */
 @Injectable()
 export class AccessGuard implements CanActivate {
-  private readonly accounts = new Map<string, AccountStatus>();
+  private readonly accounts = new Map<string, { status: AccountStatus; at: number }>();
 
   constructor(
     private readonly verifier: TokenVerifier,
@@ -85,14 +92,15 @@ export class AccessGuard implements CanActivate {
 
   /**
    * Decided by the user aggregate, not the read model: the projector may lag behind a closure
-   * or the last onboarding step. "closed" is final; "onboarded" and "open" are kept until a
-   * closure appended by this process replaces them ("open" is asked again when a gated route
-   * needs more). A closure appended by another process is seen when the user's entry is next
-   * asked: for a cached "onboarded" or "open", after it is evicted or this process restarts.
+   * or the last onboarding step. "closed" is final. "onboarded" and "open" are kept for
+   * `openStatusTtlMs`, or until a closure appended by this process replaces them ("open" is asked
+   * again at once when a gated route needs more).
    */
   private async accountStatus(userId: string, needsOnboarding: boolean): Promise<AccountStatus> {
     const known = this.accounts.get(userId);
-    if (known === 'closed' || known === 'onboarded' || (known === 'open' && !needsOnboarding)) return known;
+    if (known?.status === 'closed') return 'closed';
+    const fresh = known !== undefined && performance.now() - known.at < openStatusTtlMs;
+    if (fresh && (known.status === 'onboarded' || !needsOnboarding)) return known.status;
     const { state } = await this.aggregates.user.state(userId);
     const status = state.closed ? 'closed' : state.onboardingStep >= 3 ? 'onboarded' : 'open';
     this.remember(userId, status);
@@ -101,7 +109,7 @@ export class AccessGuard implements CanActivate {
 
   private remember(userId: string, status: AccountStatus): void {
     this.accounts.delete(userId);
-    this.accounts.set(userId, status);
+    this.accounts.set(userId, { status, at: performance.now() });
     if (this.accounts.size > accountCacheSize) this.accounts.delete(this.accounts.keys().next().value!);
   }
 
