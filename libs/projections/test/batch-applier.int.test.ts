@@ -25,19 +25,30 @@ beforeAll(async () => {
 });
 afterAll(() => database.close());
 
-/** One row per event in a table of its own, written with one statement per batch. */
-function countingProjection(table: string): ReadModelProjection {
-  return {
-    name: table,
+/**
+ * An applier of a projection that keeps one row per event in a fresh table of its own, written
+ * with one statement per batch; with the table's rows, in stream order.
+ */
+async function freshApplier(name: string) {
+  const table = sql.table(`${env.schema}.${name}_${randomUUID().slice(0, 8)}`);
+  await sql`CREATE TABLE ${table} (sequence bigint PRIMARY KEY)`.execute(database.db);
+  const projection: ReadModelProjection = {
+    name,
     aggregates: ['user'],
     tables: [],
     async apply(db, events) {
       if (events.length === 0) return;
-      await sql`INSERT INTO ${sql.table(`${env.schema}.${table}`)} (sequence) SELECT unnest(${events.map((e) => e.sequence)}::bigint[])`.execute(
+      await sql`INSERT INTO ${table} (sequence) SELECT unnest(${events.map((e) => e.sequence)}::bigint[])`.execute(
         db,
       );
     },
   };
+  const applier = new BatchApplier(database.db, env.schema, projection, 3);
+  const rows = async () =>
+    (
+      await sql<{ sequence: number }>`SELECT sequence FROM ${table} ORDER BY sequence`.execute(database.db)
+    ).rows.map((r) => Number(r.sequence));
+  return { applier, rows, start: await applier.checkpoint() };
 }
 
 const item = (sequence: number) => ({
@@ -48,36 +59,22 @@ const item = (sequence: number) => ({
 
 describe('BatchApplier', () => {
   it('applies a batch in the projection statements plus two round trips: BEGIN with the checkpoint move, and COMMIT', async () => {
-    const table = `applied_${randomUUID().slice(0, 8)}`;
-    await sql`CREATE TABLE ${sql.table(`${env.schema}.${table}`)} (sequence bigint PRIMARY KEY)`.execute(
-      database.db,
-    );
-    const applier = new BatchApplier(database.db, env.schema, countingProjection(table), 3);
-    const start = await applier.checkpoint();
+    const { applier, rows, start } = await freshApplier('applied');
 
     queries = 0;
     const outcome = await applier.apply([item(start + 1), item(start + 2)], start);
     expect(queries).toBe(3);
     expect(outcome.checkpoint).toBe(start + 2);
 
-    const rows = await sql<{
-      sequence: number;
-    }>`SELECT sequence FROM ${sql.table(`${env.schema}.${table}`)} ORDER BY sequence`.execute(database.db);
-    expect(rows.rows.map((r) => Number(r.sequence))).toEqual([start + 1, start + 2]);
+    expect(await rows()).toEqual([start + 1, start + 2]);
     expect(await applier.checkpoint()).toBe(start + 2);
   });
 
   it('commits nothing when the checkpoint is not where the runner left it', async () => {
-    const table = `moved_${randomUUID().slice(0, 8)}`;
-    await sql`CREATE TABLE ${sql.table(`${env.schema}.${table}`)} (sequence bigint PRIMARY KEY)`.execute(
-      database.db,
-    );
-    const applier = new BatchApplier(database.db, env.schema, countingProjection(table), 3);
-    const start = await applier.checkpoint();
+    const { applier, rows, start } = await freshApplier('moved');
 
     await expect(applier.apply([item(start + 6)], start + 5)).rejects.toBeInstanceOf(CheckpointMovedError);
-    const rows = await sql`SELECT sequence FROM ${sql.table(`${env.schema}.${table}`)}`.execute(database.db);
-    expect(rows.rows).toEqual([]);
+    expect(await rows()).toEqual([]);
     expect(await applier.checkpoint()).toBe(start);
     // Rolled back, not left open: the next batch from the row's position goes through.
     await applier.apply([item(start + 1)], start);
