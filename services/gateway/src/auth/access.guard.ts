@@ -2,7 +2,7 @@ import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/commo
 import type { FastifyReply } from 'fastify';
 import { Aggregates } from '@shop/commands';
 import type { GatewayConfig } from '@shop/config';
-import { DomainError, userIdForProviderSubject } from '@shop/domain';
+import { DomainError } from '@shop/domain';
 import type { EventStore } from '@shop/eventstore';
 import { API_ROUTE, ApiRouteSpec } from '@shop/http';
 import { ProviderClient } from '@shop/provider';
@@ -133,7 +133,7 @@ export class AccessGuard implements CanActivate {
       if (!canRefresh) throw invalidSession();
       verified = await this.refresh(refreshToken!, reply);
     }
-    return { ...verified, userId: userIdForProviderSubject(verified.providerSubject) };
+    return verified;
   }
 
   /** Exchanges the refresh cookie at the provider and rotates both cookies; any failure ends the session. */

@@ -1,8 +1,7 @@
 import { FastifyRequest } from 'fastify';
 import { VerifiedIdentity } from './token-verifier';
 
-export interface SessionIdentity extends VerifiedIdentity {
-  userId: string;
-}
+/** Who a signed-in request comes from: its verified session token, user id included. */
+export type SessionIdentity = VerifiedIdentity;
 
 export type AuthenticatedRequest = FastifyRequest & { identity?: SessionIdentity };

@@ -2,11 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { createRemoteJWKSet, decodeProtectedHeader, errors, jwtVerify, JWTPayload, SignJWT } from 'jose';
 import type { GatewayConfig } from '@shop/config';
-import { DomainError } from '@shop/domain';
+import { DomainError, userIdForProviderSubject } from '@shop/domain';
 import { CONFIG } from '../infrastructure/tokens';
 
 export interface VerifiedIdentity {
   providerSubject: string;
+  /** The internal user id, derived from the subject once per token rather than per request. */
+  userId: string;
   email: string | null;
   expiresAt: Date;
   source: 'provider' | 'dev';
@@ -119,6 +121,12 @@ export class TokenVerifier {
   private identity(payload: JWTPayload, source: VerifiedIdentity['source']): VerifiedIdentity {
     if (!payload.sub || typeof payload.exp !== 'number') throw invalidSession();
     const email = typeof payload.email === 'string' ? payload.email : null;
-    return { providerSubject: payload.sub, email, expiresAt: new Date(payload.exp * 1000), source };
+    return {
+      providerSubject: payload.sub,
+      userId: userIdForProviderSubject(payload.sub),
+      email,
+      expiresAt: new Date(payload.exp * 1000),
+      source,
+    };
   }
 }
