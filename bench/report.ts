@@ -33,7 +33,18 @@ const cpuMsPer = (cpu: number, count: number) => (count > 0 ? Math.round((cpu / 
  */
 export function resultRows(r: Record<string, any>, baseline?: Record<string, any>): Row[] {
   const rows: Row[] = [];
-  const { startup, idle, write, rawFloor, read, writeToReadable: paced, memory, rebuild, growth } = r;
+  const {
+    startup,
+    idle,
+    write,
+    rawFloor,
+    read,
+    writeToReadable: paced,
+    memory,
+    rebuild,
+    growth,
+    encryption,
+  } = r;
   if (startup) {
     rows.push(row('services run', startup.runs));
     rows.push(
@@ -191,6 +202,20 @@ export function resultRows(r: Record<string, any>, baseline?: Record<string, any
     rows.push(row('analytics rebuild events/s', `${rebuild.analytics.eventsPerSecond}`));
   }
   if (growth) rows.push(...growthRows(growth));
+  if (encryption) {
+    const cpu = encryption.cpuOverheadPercent ?? {};
+    for (const [label, wall, cpuPercent] of [
+      ['sealing cost on appends that create keys, wall / CPU %', encryption.writeOverheadPercent, cpu.write],
+      [
+        'sealing cost on appends under known keys, wall / CPU %',
+        encryption.writeOverheadKnownKeysPercent,
+        cpu.writeKnownKeys,
+      ],
+      ['sealing cost on rebuild, wall / CPU %', encryption.rebuildOverheadPercent, cpu.rebuild],
+    ] as const) {
+      if (wall !== undefined) rows.push(row(label, `${wall} / ${cpuPercent ?? '-'}`, '< 10', wall < 10));
+    }
+  }
   if (memory) {
     for (const [when, at] of [
       ['after start', memory.afterStart],
