@@ -210,6 +210,16 @@ describe('crypto-shredding', () => {
 
 describe('the sessions of a closed account', () => {
   const refused = { status: 401, json: { error: expect.any(String), code: 'UNAUTHORIZED' } };
+  /** Closed by another process (an operator's erasure): this gateway's appends never carry it. */
+  const closeElsewhere = async (userId: string) => {
+    const { version } = await stack.store.load('user', userId);
+    await stack.store.append('user', userId, [{ type: 'AccountClosed', data: { by: 'operator' } }], {
+      commandId: randomUUID(),
+      correlationId: randomUUID(),
+      actor: { kind: 'operator', id: null },
+      expectedSequence: version,
+    });
+  };
   const withCookie = (token: string) => {
     const client = new TestClient(stack.url);
     client.setCookie('provider-jwt', token);
@@ -234,30 +244,18 @@ describe('the sessions of a closed account', () => {
     const client = new TestClient(stack.url);
     const userId = await client.onboard(`${unique('elsewhere')}@example.com`);
     const token = client.cookie('provider-jwt')!;
-    // Closed by another process (an operator's erasure): this gateway's appends never carry it.
-    const { version } = await stack.store.load('user', userId);
-    await stack.store.append('user', userId, [{ type: 'AccountClosed', data: { by: 'operator' } }], {
-      commandId: randomUUID(),
-      correlationId: randomUUID(),
-      actor: { kind: 'operator', id: null },
-      expectedSequence: version,
-    });
+    await closeElsewhere(userId);
 
     const response = await withCookie(token).request('GET', '/api/cart');
     expect({ status: response.status, json: response.json }).toEqual(refused);
   });
+
   it('a closure by another process ends a session this gateway already let through as onboarded', async () => {
     const client = new TestClient(stack.url);
     const userId = await client.onboard(`${unique('cached')}@example.com`);
     const token = client.cookie('provider-jwt')!;
     expect((await withCookie(token).request('GET', '/api/cart')).status).toBe(200);
-    const { version } = await stack.store.load('user', userId);
-    await stack.store.append('user', userId, [{ type: 'AccountClosed', data: { by: 'operator' } }], {
-      commandId: randomUUID(),
-      correlationId: randomUUID(),
-      actor: { kind: 'operator', id: null },
-      expectedSequence: version,
-    });
+    await closeElsewhere(userId);
 
     // The profile is outside the rate-limited routes, so it can be asked until the guard sees the closure.
     const response = await eventually(
