@@ -101,16 +101,12 @@ export class AccessGuard implements CanActivate {
     if (known?.status === 'closed') return 'closed';
     const enough = known !== undefined && (known.status === 'onboarded' || !needsOnboarding);
     if (enough && performance.now() - known.at < openStatusTtlMs) return known.status;
-    let state;
-    try {
-      ({ state } = await this.aggregates.user.state(userId));
-    } catch (error) {
-      // Reads are served from Postgres while the stream is unreachable: a status this process
-      // already knew stands until the stream answers again.
-      if (enough) return known.status;
-      throw error;
-    }
-    const status = state.closed ? 'closed' : state.onboardingStep >= 3 ? 'onboarded' : 'open';
+    const asked = this.aggregates.user
+      .state(userId)
+      .then(({ state }) => (state.closed ? 'closed' : state.onboardingStep >= 3 ? 'onboarded' : 'open'));
+    // Reads are served from Postgres while the stream is unreachable: a status this process
+    // already knew stands until the stream answers again.
+    const status: AccountStatus = enough ? await asked.catch(() => known.status) : await asked;
     this.remember(userId, status);
     return status;
   }
