@@ -374,6 +374,9 @@ async function coldAndWarm(ctx: PhaseContext, store: EventStore, cartCommits: nu
     users.map((u) => cartHistory(u.userId, cartCommits)),
     64,
   );
+  // The history is consumed (projected, reacted to) before either round, so neither round's
+  // gateway CPU counts the consumption of 4,096 commits appended just before it.
+  await untilConsumed(store);
   const added = new Map<BenchUser, string[]>();
   const round = async () => {
     const g0 = await scrape(stack.gatewayMetricsUrl);
@@ -428,6 +431,20 @@ async function untilProjected(ctx: PhaseContext, sequence: number, timeoutMs = 3
     if (Number(rows[0]?.lowest ?? 0) >= sequence) return;
     if (Date.now() > deadline)
       throw new Error(`the projector did not reach ${sequence} within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+/** Until every consumer of the stream (projections, reactions) has nothing pending or unacknowledged. */
+async function untilConsumed(store: EventStore, timeoutMs = 300_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    let busy = 0;
+    for await (const info of store.jsm.consumers.list(store.stream))
+      busy += info.num_pending + info.num_ack_pending;
+    if (busy === 0) return;
+    if (Date.now() > deadline)
+      throw new Error(`the stream's consumers still had ${busy} messages after ${timeoutMs} ms`);
     await new Promise((r) => setTimeout(r, 250));
   }
 }
