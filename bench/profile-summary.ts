@@ -27,6 +27,12 @@ function packageOf(url: string): string {
   return ours ? `${ours[1]}/${ours[2]}` : url;
 }
 
+/**
+ * Node's native socket writes (each one a system call): at a light load every command sends its
+ * own, under load many messages share one, which is what the per-command CPU ratio is made of.
+ */
+const socketWrites = /^(writev|writeBuffer|write(Utf8|Latin1|Ascii|Ucs2)String) \(native/;
+
 function summarize(file: string, top: number): string {
   const profile = JSON.parse(readFileSync(file, 'utf8')) as Profile;
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
@@ -50,7 +56,18 @@ function summarize(file: string, top: number): string {
       .slice(0, top)
       .map(([name, ms]) => `  ${((ms / total) * 100).toFixed(1).padStart(5)}%  ${name}`)
       .join('\n');
-  return `${file} (${(total / 1000).toFixed(1)} s sampled)\n by package:\n${list(packages)}\n by function:\n${list(functions)}\n`;
+  const idleMs = [...functions]
+    .filter(([name]) => name.startsWith('(idle) '))
+    .reduce((a, [, ms]) => a + ms, 0);
+  const busyMs = total - idleMs;
+  const writesMs = [...functions]
+    .filter(([name]) => socketWrites.test(name))
+    .reduce((a, [, ms]) => a + ms, 0);
+  const share = busyMs > 0 ? ((writesMs / busyMs) * 100).toFixed(1) : '0.0';
+  return (
+    `${file} (${(total / 1000).toFixed(1)} s sampled, ${(busyMs / 1000).toFixed(2)} s busy; ` +
+    `socket writes ${share}% of busy)\n by package:\n${list(packages)}\n by function:\n${list(functions)}\n`
+  );
 }
 
 const dir = process.argv[2];
