@@ -1,12 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { Actor } from '@shop/contracts';
 import { Aggregate } from '@shop/domain';
-import { currentCorrelationId } from '@shop/logging';
 import { CommandOutcome, DeciderRunner } from './decider-runner';
 import { ReadYourWrites } from './read-your-writes';
 
 export interface ExecuteOptions {
   actor: Actor;
+  /**
+   * The request's or the causing event's correlation id, which the commit records; the caller
+   * says it (undefined when it has none, and the commit gets a new one).
+   */
+  correlationId: string | undefined;
   /** Stable id of the command (from an Idempotency-Key or the causing event) so a retry is stored once. */
   commandId?: string;
   causationId?: string | null;
@@ -43,7 +47,7 @@ export class CommandExecutor {
       execute: async (id, command, options) => {
         const outcome = await this.runner.run(aggregate, id, command, {
           commandId: options.commandId ?? randomUUID(),
-          correlationId: currentCorrelationId() ?? randomUUID(),
+          correlationId: options.correlationId ?? randomUUID(),
           causationId: options.causationId ?? null,
           actor: options.actor,
         });
