@@ -1,25 +1,19 @@
 import { randomUUID } from 'node:crypto';
-import { Actor, AggregateName } from '@shop/contracts';
+import { Actor } from '@shop/contracts';
 import { Aggregate } from '@shop/domain';
-import { currentCorrelationId } from '@shop/logging';
 import { CommandOutcome, DeciderRunner } from './decider-runner';
 import { ReadYourWrites } from './read-your-writes';
 
 export interface ExecuteOptions {
   actor: Actor;
+  /**
+   * The request's or the causing event's correlation id, which the commit records; the caller
+   * says it (undefined when it has none, and the commit gets a new one).
+   */
+  correlationId: string | undefined;
   /** Stable id of the command (from an Idempotency-Key or the causing event) so a retry is stored once. */
   commandId?: string;
   causationId?: string | null;
-}
-
-export interface ReadableObservation {
-  aggregate: AggregateName;
-  /** The commit's stream sequence. */
-  sequence: number;
-  /** From the append's acknowledgement until the commit was readable, or until the wait gave up. */
-  seconds: number;
-  /** False when the wait timed out and the caller was answered before its write was readable. */
-  readable: boolean;
 }
 
 type AnyEvent = { type: string; data: unknown };
@@ -42,8 +36,6 @@ export interface AggregateCommands<C, E extends AnyEvent, S> {
 
 /** Runs commands through the decider runner and waits for them to be readable, as it is given to. */
 export class CommandExecutor {
-  private readonly readableListeners = new Set<(observation: ReadableObservation) => void>();
-
   constructor(
     private readonly runner: DeciderRunner,
     private readonly readYourWrites: ReadYourWrites,
@@ -55,29 +47,16 @@ export class CommandExecutor {
       execute: async (id, command, options) => {
         const outcome = await this.runner.run(aggregate, id, command, {
           commandId: options.commandId ?? randomUUID(),
-          correlationId: currentCorrelationId() ?? randomUUID(),
+          correlationId: options.correlationId ?? randomUUID(),
           causationId: options.causationId ?? null,
           actor: options.actor,
         });
-        if (outcome.version > 0) await this.awaitReadable(name, outcome.version, outcome.appended);
+        if (outcome.appended) await this.readYourWrites.waitForCommit(name, outcome.version);
+        else if (outcome.version > 0) await this.readYourWrites.waitReadable(name, outcome.version);
         return outcome;
       },
       state: (id) => this.runner.state(aggregate, id),
       waitReadable: (version) => this.readYourWrites.waitReadable(name, version),
     };
-  }
-
-  /** Reports the write-to-readable time of every appended command (metrics). Returns the way to stop. */
-  onReadable(listener: (observation: ReadableObservation) => void): () => void {
-    this.readableListeners.add(listener);
-    return () => this.readableListeners.delete(listener);
-  }
-
-  private async awaitReadable(aggregate: AggregateName, sequence: number, appended: boolean): Promise<void> {
-    const appendedAt = performance.now();
-    const readable = await this.readYourWrites.waitReadable(aggregate, sequence);
-    if (!appended || !this.readYourWrites.reads(aggregate)) return;
-    const seconds = (performance.now() - appendedAt) / 1000;
-    for (const listener of this.readableListeners) listener({ aggregate, sequence, seconds, readable });
   }
 }

@@ -5,8 +5,12 @@ import type { AggregateName } from '@shop/contracts';
  * which read models read an aggregate and how far each has got (ReadModelPositions).
  */
 export interface ReadYourWrites {
-  /** Whether any read model reads `aggregate`. */
-  reads(aggregate: AggregateName): boolean;
+  /**
+   * Waits (bounded) until the read models of `aggregate` have applied the commit a command has
+   * just appended at `sequence`; false when it gave up. The read side times this wait (the
+   * write-to-readable latency), so the write side measures nothing.
+   */
+  waitForCommit(aggregate: AggregateName, sequence: number): Promise<boolean>;
   /** Waits (bounded) until the read models of `aggregate` have applied `sequence`; false when it gave up. */
   waitReadable(aggregate: AggregateName, sequence: number): Promise<boolean>;
 }

@@ -1,6 +1,5 @@
 import type { EventStore } from '@shop/eventstore';
-import type { CommandExecutor } from '@shop/commands';
-import type { BatchOutcome } from '@shop/projections';
+import type { BatchOutcome, ReadModelPositions } from '@shop/projections';
 import { ServiceMetrics } from './service-metrics';
 
 /** events_appended_total{type} from the store's append hook. Returns the way to stop. */
@@ -10,9 +9,9 @@ export function countAppendedEvents(metrics: ServiceMetrics, store: EventStore):
   });
 }
 
-/** write_to_readable_seconds{aggregate} and read_your_writes_timeouts_total from the executor's hook. */
-export function timeWriteToReadable(metrics: ServiceMetrics, executor: CommandExecutor): () => void {
-  return executor.onReadable(({ aggregate, seconds, readable }) => {
+/** write_to_readable_seconds{aggregate} and read_your_writes_timeouts_total from the commands' waits. */
+export function timeWriteToReadable(metrics: ServiceMetrics, positions: ReadModelPositions): () => void {
+  return positions.onCommitWait(({ aggregate, seconds, readable }) => {
     if (readable) metrics.writeToReadable.observe({ aggregate }, seconds);
     else metrics.readYourWritesTimeouts.inc({ aggregate });
   });

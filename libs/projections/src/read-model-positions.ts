@@ -2,25 +2,54 @@ import type { AggregateName } from '@shop/contracts';
 import { ConsistencyPositions } from './consistency-token';
 import { PositionTracker } from './position-tracker';
 
+/** One command's wait for its own commit, as the write-to-readable metrics and the consistency token see it. */
+export interface CommitWait {
+  aggregate: AggregateName;
+  /** The commit's stream sequence. */
+  sequence: number;
+  /** From the append's acknowledgement until the commit was readable, or until the wait gave up. */
+  seconds: number;
+  /** False when the wait timed out and the caller was answered before its write was readable. */
+  readable: boolean;
+}
+
 /**
  * Which projections read each aggregate, and the bounded waits until they have applied a
  * position: a command's own write (read-your-writes), or the writes a client's consistency
  * token names.
  */
 export class ReadModelPositions {
+  private readonly commitWaitListeners = new Set<(wait: CommitWait) => void>();
+
   constructor(
     private readonly tracker: PositionTracker,
     private readonly projections: readonly { name: string; aggregates: readonly AggregateName[] }[],
     private readonly readYourWritesTimeoutMs: number,
   ) {}
 
-  reads(aggregate: AggregateName): boolean {
-    return this.readersOf(aggregate).length > 0;
-  }
-
   /** Waits (bounded, like a command) until the read models of `aggregate` have applied `sequence`. */
   waitReadable(aggregate: AggregateName, sequence: number): Promise<boolean> {
     return this.tracker.waitFor(this.readersOf(aggregate), sequence, this.readYourWritesTimeoutMs);
+  }
+
+  /**
+   * A command's wait for the commit it has just appended: timed from here, which is the append's
+   * acknowledgement, and reported to the listeners when a read model reads `aggregate`.
+   */
+  async waitForCommit(aggregate: AggregateName, sequence: number): Promise<boolean> {
+    const readers = this.readersOf(aggregate);
+    const appendedAt = performance.now();
+    const readable = await this.tracker.waitFor(readers, sequence, this.readYourWritesTimeoutMs);
+    if (readers.length === 0) return readable;
+    const seconds = (performance.now() - appendedAt) / 1000;
+    for (const listener of this.commitWaitListeners) listener({ aggregate, sequence, seconds, readable });
+    return readable;
+  }
+
+  /** Reports every command's wait for its own commit (metrics, consistency token). Returns the way to stop. */
+  onCommitWait(listener: (wait: CommitWait) => void): () => void {
+    this.commitWaitListeners.add(listener);
+    return () => this.commitWaitListeners.delete(listener);
   }
 
   /**

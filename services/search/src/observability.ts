@@ -9,7 +9,7 @@ import {
   ServiceMetrics,
   timeWriteToReadable,
 } from '@shop/metrics';
-import { CommandExecutor } from '@shop/commands';
+import { ReadModelPositions } from '@shop/projections';
 import { DATABASE, EVENT_STORE, serviceObservability } from '@shop/service-kit';
 import { SEARCH_DB } from './infrastructure/tokens';
 import { pendingPaymentWork } from './payment/payment-reconciler';
@@ -26,11 +26,11 @@ export function searchObservability(config: SearchConfig, metrics: ServiceMetric
     metrics,
     config,
     externalCalls: [{ client: 'chain', url: config.CHAIN_RPC_URL }],
-    inject: [EVENT_STORE, DATABASE, CommandExecutor, SEARCH_DB],
+    inject: [EVENT_STORE, DATABASE, ReadModelPositions, SEARCH_DB],
     instrument: (
       store: EventStore,
       database: DatabaseHandle,
-      executor: CommandExecutor,
+      positions: ReadModelPositions,
       searchDb: Kysely<SearchDatabase>,
     ) => {
       registerOpenWork(metrics, 'payment-delivery', () => pendingPaymentWork(searchDb));
@@ -41,7 +41,7 @@ export function searchObservability(config: SearchConfig, metrics: ServiceMetric
         config.SEARCH_SCHEMA,
         searchProjections.map((p) => p.name),
       );
-      return [timeWriteToReadable(metrics, executor)];
+      return [timeWriteToReadable(metrics, positions)];
     },
   });
 }

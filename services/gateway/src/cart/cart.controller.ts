@@ -7,6 +7,7 @@ import { ApiRoute, ValidBody, ValidParams } from '@shop/http';
 import { CurrentIdentity } from '../auth/current-identity.decorator';
 import type { SessionIdentity } from '../auth/session-identity';
 import { gatedErrors, validationError } from '../http/common-errors';
+import { CorrelationId } from '../http/correlation-id.decorator';
 import { idempotentCommandId } from '../http/idempotency';
 import { CONFIG } from '../infrastructure/tokens';
 import { addCartItemBody, cartItemSchema } from './cart-item.schema';
@@ -65,9 +66,10 @@ export class CartController {
     @CurrentIdentity() identity: SessionIdentity,
     @ValidBody() body: AddCartItemBody,
     @Headers('idempotency-key') idempotencyKey: string | undefined,
+    @CorrelationId() correlationId: string | undefined,
   ): Promise<CartItemResponse> {
     const commandId = idempotentCommandId(identity.userId, 'cart.add', idempotencyKey);
-    return this.cart.add(identity.userId, body, commandId);
+    return this.cart.add(identity.userId, body, { correlationId, commandId });
   }
 
   @Delete(':itemId')
@@ -87,8 +89,9 @@ export class CartController {
   async remove(
     @CurrentIdentity() identity: SessionIdentity,
     @ValidParams() params: z.infer<typeof itemParams>,
+    @CorrelationId() correlationId: string | undefined,
   ): Promise<void> {
-    await this.cart.remove(identity.userId, params.itemId);
+    await this.cart.remove(identity.userId, params.itemId, { correlationId });
   }
 
   @Post('init')

@@ -2,11 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { Aggregates } from '@shop/commands';
-import { CartEvent, RecordedEvent } from '@shop/contracts';
 import type { ProductToAdd } from '@shop/domain';
 import { viewOfItemAdded } from '@shop/read-models';
 import { CartItemResponse } from './cart-item.schema';
-import { CartService } from './cart-service';
+import { CartCommandIds, CartService } from './cart-service';
 import { GetCartQuery } from './get-cart.query';
 
 /**
@@ -21,24 +20,22 @@ export class DatabaseCart implements CartService {
   ) {}
 
   /** Answers from the stored event, so a retried request gets the item it created the first time. */
-  async add(userId: string, product: ProductToAdd, commandId?: string): Promise<CartItemResponse> {
+  async add(userId: string, product: ProductToAdd, ids: CartCommandIds): Promise<CartItemResponse> {
     const outcome = await this.aggregates.cart.execute(
       userId,
       { type: 'AddItem', itemId: randomUUID(), product },
-      { actor: { kind: 'user', id: userId }, commandId },
+      { actor: { kind: 'user', id: userId }, ...ids },
     );
-    const added = outcome.events.find((e) => e.type === 'ItemAdded') as RecordedEvent<
-      Extract<CartEvent, { type: 'ItemAdded' }>
-    >;
-    return viewOfItemAdded(added);
+    // An add that is not refused stores one ItemAdded (a retry gets the first one back).
+    return viewOfItemAdded(outcome.events.find((e) => e.type === 'ItemAdded')!);
   }
 
   /** The cart is the user's own subject, so another user's item id is simply not found in it. */
-  async remove(userId: string, itemId: string): Promise<void> {
+  async remove(userId: string, itemId: string, ids: CartCommandIds): Promise<void> {
     await this.aggregates.cart.execute(
       userId,
       { type: 'RemoveItem', itemId, reason: 'removed' },
-      { actor: { kind: 'user', id: userId } },
+      { actor: { kind: 'user', id: userId }, ...ids },
     );
   }
 

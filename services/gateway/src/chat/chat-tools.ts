@@ -3,7 +3,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { tool, type ToolSet } from 'ai';
 import { productQueryOf, SHOPPING_TOOLS, type CartItemView } from '@shop/assistant';
-import type { Logger } from '@shop/logging';
+import { currentCorrelationId, type Logger } from '@shop/logging';
 import type { ProductSearch } from '@shop/product-search';
 import { preferencesNamespace } from '@shop/read-models';
 import type { CartItemResponse } from '../cart/cart-item.schema';
@@ -74,13 +74,18 @@ export class ChatTools {
       addToCart: tool({
         ...SHOPPING_TOOLS.addToCart,
         execute: guarded('addToCart', async (input, toolCallId) => ({
-          item: cartItemView(await this.cart.add(userId, input, commandIdOf('addToCart', toolCallId))),
+          item: cartItemView(
+            await this.cart.add(userId, input, {
+              correlationId: currentCorrelationId(),
+              commandId: commandIdOf('addToCart', toolCallId),
+            }),
+          ),
         })),
       }),
       removeFromCart: tool({
         ...SHOPPING_TOOLS.removeFromCart,
         execute: guarded('removeFromCart', async ({ itemId }) => {
-          await this.cart.remove(userId, itemId);
+          await this.cart.remove(userId, itemId, { correlationId: currentCorrelationId() });
           return { itemId, removed: true };
         }),
       }),

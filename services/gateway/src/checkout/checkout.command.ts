@@ -17,6 +17,7 @@ import {
 } from '@shop/domain';
 import { Aggregates } from '@shop/commands';
 import { ProviderClient, ProviderError } from '@shop/provider';
+import { currentCorrelationId } from '@shop/logging';
 import { CONFIG, PROVIDER } from '../infrastructure/tokens';
 import { missingAddressPart, providerOrderInput } from './provider-order-input';
 import { centsToMicroUnits, toMicroUnits } from './usdc-balance';
@@ -95,7 +96,7 @@ export class CheckoutHandler implements ICommandHandler<CheckoutCommand> {
       const reserved = await this.aggregates.cart.execute(
         userId,
         { type: 'BeginCheckout', itemId: item.itemId, orderId, now: Date.now() },
-        { actor: { kind: 'user', id: userId }, commandId: attemptId },
+        { actor: { kind: 'user', id: userId }, correlationId: currentCorrelationId(), commandId: attemptId },
       );
       const open = reserved.state.checkouts.get(item.itemId);
       if (reserved.appended) return this.placeOrder(orderId, userId, user, item, provider);
@@ -172,7 +173,11 @@ export class CheckoutHandler implements ICommandHandler<CheckoutCommand> {
         walletAddress,
         serializedTransaction,
       },
-      { actor: { kind: 'user', id: userId }, commandId: `create-order:${orderId}` },
+      {
+        actor: { kind: 'user', id: userId },
+        correlationId: currentCorrelationId(),
+        commandId: `create-order:${orderId}`,
+      },
     );
     return resultOf(orderId, outcome.state);
   }
@@ -201,7 +206,7 @@ export class CheckoutHandler implements ICommandHandler<CheckoutCommand> {
     await this.aggregates.cart.execute(
       userId,
       { type: 'ReleaseCheckout', itemId, orderId, reason },
-      { actor: { kind: 'system', id: 'checkout' } },
+      { actor: { kind: 'system', id: 'checkout' }, correlationId: currentCorrelationId() },
     );
   }
 

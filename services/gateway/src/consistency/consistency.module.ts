@@ -1,8 +1,8 @@
 import { DynamicModule, Inject, Module, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { APP_INTERCEPTOR } from '@nestjs/core';
 import { ServiceMetrics } from '@shop/metrics';
-import { CommandExecutor } from '@shop/commands';
 import type { EventStore } from '@shop/eventstore';
+import { ReadModelPositions } from '@shop/projections';
 import { EVENT_STORE } from '../infrastructure/tokens';
 import { recordAppend, recordUnreadableWrite } from './consistency-scope';
 import { ConsistentReadInterceptor } from './consistent-read.interceptor';
@@ -13,7 +13,7 @@ export class ConsistencyModule implements OnModuleInit, OnModuleDestroy {
   private stop: (() => void) | null = null;
 
   constructor(
-    private readonly executor: CommandExecutor,
+    private readonly positions: ReadModelPositions,
     @Inject(EVENT_STORE) private readonly store: EventStore,
   ) {}
 
@@ -29,7 +29,7 @@ export class ConsistencyModule implements OnModuleInit, OnModuleDestroy {
 
   onModuleInit(): void {
     const stops = [
-      this.executor.onReadable(({ aggregate, sequence, readable }) => {
+      this.positions.onCommitWait(({ aggregate, sequence, readable }) => {
         if (!readable) recordUnreadableWrite(aggregate, sequence);
       }),
       this.store.onAppended((events) => {

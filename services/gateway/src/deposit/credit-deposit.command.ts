@@ -7,6 +7,7 @@ import { systemActor } from '@shop/contracts';
 import { depositInProgress, DepositState, DomainError } from '@shop/domain';
 import { Aggregates } from '@shop/commands';
 import { ProviderClient } from '@shop/provider';
+import { currentCorrelationId } from '@shop/logging';
 import { CONFIG, PROVIDER } from '../infrastructure/tokens';
 import { CoinDecimals } from './coin-decimals';
 
@@ -96,7 +97,7 @@ export class CreditDepositHandler implements ICommandHandler<CreditDepositComman
         source: input.source,
         now: Date.now(),
       },
-      { actor: { ...systemActor, id: input.source } },
+      { actor: { ...systemActor, id: input.source }, correlationId: currentCorrelationId() },
     );
     const { state: outcome, version } = await this.outcomeOf(input.txDigest, claim.state.attempt);
     await this.aggregates.deposit.waitReadable(version);

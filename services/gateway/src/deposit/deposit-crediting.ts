@@ -3,6 +3,7 @@ import type { GatewayConfig } from '@shop/config';
 import { depositFundingKey } from '@shop/domain';
 import { Aggregates } from '@shop/commands';
 import { ProviderClient, ProviderError } from '@shop/provider';
+import { currentCorrelationId } from '@shop/logging';
 import { CONFIG, PROVIDER } from '../infrastructure/tokens';
 
 const crediting = { kind: 'system' as const, id: 'deposit-crediting' };
@@ -47,14 +48,18 @@ export class DepositCrediting {
       await this.aggregates.deposit.execute(
         txDigest,
         { type: 'RecordDepositFailure', attempt, reason: error.message },
-        { actor: crediting, commandId: `deposit-failure:${txDigest}:${attempt}` },
+        {
+          actor: crediting,
+          correlationId: currentCorrelationId(),
+          commandId: `deposit-failure:${txDigest}:${attempt}`,
+        },
       );
       return;
     }
     await this.aggregates.deposit.execute(
       txDigest,
       { type: 'RecordDepositCredit', attempt, usdmxAmount: usdcAmount, evmAddress },
-      { actor: crediting, commandId: `deposit-credit:${txDigest}` },
+      { actor: crediting, correlationId: currentCorrelationId(), commandId: `deposit-credit:${txDigest}` },
     );
   }
 }

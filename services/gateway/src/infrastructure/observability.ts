@@ -4,7 +4,7 @@ import type { GatewayConfig } from '@shop/config';
 import type { DatabaseHandle, ReactionsDatabase } from '@shop/db';
 import type { EventStore } from '@shop/eventstore';
 import { registerConsumerStatus, registerOpenWork, ServiceMetrics, timeWriteToReadable } from '@shop/metrics';
-import { CommandExecutor } from '@shop/commands';
+import { ReadModelPositions } from '@shop/projections';
 import { PostgresReactionParking } from '@shop/reactions';
 import type { ReadModelDatabase } from '@shop/read-models';
 import { serviceObservability } from '@shop/service-kit';
@@ -25,11 +25,11 @@ export function gatewayObservability(config: GatewayConfig, metrics: ServiceMetr
       ...(config.PROVIDER_JWKS_URL ? [{ client: 'provider', url: config.PROVIDER_JWKS_URL }] : []),
       ...(config.CHAIN_RPC_URL ? [{ client: 'chain', url: config.CHAIN_RPC_URL }] : []),
     ],
-    inject: [EVENT_STORE, DATABASE, CommandExecutor, PendingOnChainCheckouts, READ_DB],
+    inject: [EVENT_STORE, DATABASE, ReadModelPositions, PendingOnChainCheckouts, READ_DB],
     instrument: (
       store: EventStore,
       database: DatabaseHandle,
-      executor: CommandExecutor,
+      positions: ReadModelPositions,
       pendingCheckouts: PendingOnChainCheckouts,
       readDb: Kysely<ReadModelDatabase>,
     ) => {
@@ -55,7 +55,7 @@ export function gatewayObservability(config: GatewayConfig, metrics: ServiceMetr
           for (const [reaction, count] of counts) gauge.set({ reaction }, count);
         },
       );
-      return [timeWriteToReadable(metrics, executor)];
+      return [timeWriteToReadable(metrics, positions)];
     },
   });
 }

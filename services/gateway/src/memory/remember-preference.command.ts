@@ -1,5 +1,6 @@
 import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { Aggregates } from '@shop/commands';
+import { currentCorrelationId } from '@shop/logging';
 
 export class RememberPreferenceCommand extends Command<{ stored: boolean }> {
   constructor(
@@ -21,7 +22,7 @@ export class RememberPreferenceHandler implements ICommandHandler<RememberPrefer
     const outcome = await this.aggregates.memory.execute(
       userId,
       { type: 'RememberPreference', fact, namespace, source: 'chat' },
-      { actor: { kind: 'user', id: userId }, commandId },
+      { actor: { kind: 'user', id: userId }, correlationId: currentCorrelationId(), commandId },
     );
     return { stored: outcome.appended };
   }

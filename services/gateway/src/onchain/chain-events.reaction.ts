@@ -33,6 +33,7 @@ export class ChainEventsReaction implements Reaction {
       actor: { kind: 'chain' as const, id: data.txDigest },
       commandId: `chain-reaction:${recorded.id}`,
       causationId: recorded.id,
+      correlationId: recorded.correlationId,
     };
     if (data.kind === 'OrderCreated' && data.orderId) {
       await this.aggregates.order

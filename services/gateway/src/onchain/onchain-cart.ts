@@ -6,8 +6,9 @@ import { cartDecider, cartItemNotFound, DomainError, objectKeptForOrder, Product
 import type { EventStore } from '@shop/eventstore';
 import { Aggregates } from '@shop/commands';
 import { viewOfItemAdded } from '@shop/read-models';
+import { currentCorrelationId } from '@shop/logging';
 import { CartItemResponse } from '../cart/cart-item.schema';
-import { CartService } from '../cart/cart-service';
+import { CartCommandIds, CartService } from '../cart/cart-service';
 import { CART_CONTRACT, EVENT_STORE } from '../infrastructure/tokens';
 import { domainErrorOf } from './chain-errors';
 import { KeyedMutex } from './keyed-mutex';
@@ -56,7 +57,7 @@ export class OnChainCart implements CartService {
     });
   }
 
-  async add(userId: string, product: ProductToAdd, commandId?: string): Promise<CartItemResponse> {
+  async add(userId: string, product: ProductToAdd, ids: CartCommandIds): Promise<CartItemResponse> {
     return this.perUser.run(userId, async () => {
       const address = await this.suiAddressOf(userId);
       const itemId = randomUUID();
@@ -85,7 +86,7 @@ export class OnChainCart implements CartService {
       const outcome = await this.aggregates.cart.execute(
         userId,
         { type: 'AddItem', itemId, product, acceptedOnChain: true, objectId },
-        { actor: { kind: 'user', id: userId }, commandId },
+        { actor: { kind: 'user', id: userId }, ...ids },
       );
       const added =
         (outcome.events.find((e) => e.type === 'ItemAdded') as RecordedEvent<Added> | undefined) ??
@@ -106,7 +107,7 @@ export class OnChainCart implements CartService {
     return added as RecordedEvent<Added>;
   }
 
-  async remove(userId: string, itemId: string): Promise<void> {
+  async remove(userId: string, itemId: string, ids: CartCommandIds): Promise<void> {
     await this.perUser.run(userId, async () => {
       const address = await this.suiAddressOf(userId);
       const { state } = await this.aggregates.cart.state(userId);
@@ -114,7 +115,7 @@ export class OnChainCart implements CartService {
       await this.aggregates.cart.execute(
         userId,
         { type: 'RemoveItem', itemId, reason: 'removed' },
-        { actor: { kind: 'user', id: userId } },
+        { actor: { kind: 'user', id: userId }, ...ids },
       );
       // The delete stands either way; an object the chain could not drop now is dropped by the reaction.
       await this.settle(userId, address).catch(() => undefined);
@@ -149,7 +150,7 @@ export class OnChainCart implements CartService {
       await this.aggregates.cart.execute(
         userId,
         { type: 'RemoveOnChainItem', objectId },
-        { actor: systemActor, commandId: `chain-removal:${objectId}` },
+        { actor: systemActor, correlationId: currentCorrelationId(), commandId: `chain-removal:${objectId}` },
       );
     }
   }
@@ -185,7 +186,7 @@ export class OnChainCart implements CartService {
     await this.aggregates.cart.execute(
       userId,
       { type: 'RecordOnChainCart', cartObjectId, txDigest },
-      { actor: { kind: 'user', id: userId } },
+      { actor: { kind: 'user', id: userId }, correlationId: currentCorrelationId() },
     );
   }
 

@@ -68,6 +68,7 @@ export class OnChainCheckoutReaction implements Reaction {
             ? `onchain-checkout:submitted:${command.txDigest}`
             : `onchain-checkout:${command.type}:${event.id}:${order.onChainSubmitted.length}`,
         causationId: event.id,
+        correlationId: event.correlationId,
       });
     };
     let result: ContractCallResult;

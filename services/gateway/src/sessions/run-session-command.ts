@@ -2,6 +2,7 @@ import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { SessionEvent } from '@shop/contracts';
 import { SessionCommand, SessionState } from '@shop/domain';
 import { Aggregates, CommandOutcome } from '@shop/commands';
+import { currentCorrelationId } from '@shop/logging';
 
 export class RunSessionCommand extends Command<CommandOutcome<SessionEvent, SessionState>> {
   constructor(
@@ -25,6 +26,7 @@ export class RunSessionCommandHandler implements ICommandHandler<RunSessionComma
   }: RunSessionCommand): Promise<CommandOutcome<SessionEvent, SessionState>> {
     return this.aggregates.session.execute(sessionId, command, {
       actor: { kind: 'user', id: command.userId },
+      correlationId: currentCorrelationId(),
       commandId,
     });
   }

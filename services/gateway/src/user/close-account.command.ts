@@ -4,6 +4,7 @@ import type { Kysely } from 'kysely';
 import { Aggregates } from '@shop/commands';
 import type { ReadModelDatabase } from '@shop/read-models';
 import { DataKeyVault, eraseAccount } from '@shop/wallets';
+import { currentCorrelationId } from '@shop/logging';
 import { DATA_KEYS, READ_DB } from '../infrastructure/tokens';
 
 export class CloseAccountCommand extends Command<{ sessions: number }> {
@@ -27,7 +28,10 @@ export class CloseAccountHandler implements ICommandHandler<CloseAccountCommand>
         readModel: this.readModel,
         dataKeys: this.dataKeys,
         closeAccount: (id, command) =>
-          this.aggregates.user.execute(id, command, { actor: { kind: 'user', id } }),
+          this.aggregates.user.execute(id, command, {
+            actor: { kind: 'user', id },
+            correlationId: currentCorrelationId(),
+          }),
       },
       userId,
       'user',

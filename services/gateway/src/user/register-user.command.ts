@@ -1,6 +1,7 @@
 import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { userIdForProviderSubject } from '@shop/domain';
 import { Aggregates } from '@shop/commands';
+import { currentCorrelationId } from '@shop/logging';
 
 export class RegisterUserCommand extends Command<{ userId: string; created: boolean }> {
   constructor(
@@ -25,10 +26,14 @@ export class RegisterUserHandler implements ICommandHandler<RegisterUserCommand>
     const outcome = await this.aggregates.user.execute(
       userId,
       { type: 'RegisterUser', providerSubject: command.providerSubject, email: command.email },
-      { actor },
+      { actor, correlationId: currentCorrelationId() },
     );
     if (outcome.state.walletStatus === 'failed') {
-      await this.aggregates.user.execute(userId, { type: 'StartWalletProvisioning' }, { actor });
+      await this.aggregates.user.execute(
+        userId,
+        { type: 'StartWalletProvisioning' },
+        { actor, correlationId: currentCorrelationId() },
+      );
     }
     return { userId, created: outcome.appended };
   }

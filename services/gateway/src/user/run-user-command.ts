@@ -1,6 +1,7 @@
 import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { UserCommand, UserState } from '@shop/domain';
 import { Aggregates } from '@shop/commands';
+import { currentCorrelationId } from '@shop/logging';
 
 export class RunUserCommand extends Command<UserState> {
   constructor(
@@ -19,6 +20,7 @@ export class RunUserCommandHandler implements ICommandHandler<RunUserCommand> {
   async execute({ userId, command }: RunUserCommand): Promise<UserState> {
     const outcome = await this.aggregates.user.execute(userId, command, {
       actor: { kind: 'user', id: userId },
+      correlationId: currentCorrelationId(),
     });
     return outcome.state;
   }

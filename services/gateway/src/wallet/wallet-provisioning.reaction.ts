@@ -32,6 +32,7 @@ export class WalletProvisioningReaction implements Reaction {
       actor: systemActor,
       commandId: `${step}:${event.id}`,
       causationId: event.id,
+      correlationId: event.correlationId,
     });
     if (event.type === 'UserRegistered') {
       await this.aggregates.user.execute(userId, { type: 'StartWalletProvisioning' }, meta('wallet-start'));

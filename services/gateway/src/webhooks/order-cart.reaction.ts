@@ -44,6 +44,7 @@ export class OrderCartReaction implements Reaction {
           actor: systemActor,
           commandId: `order-cart:${event.id}:${index}`,
           causationId: event.id,
+          correlationId: event.correlationId,
         })
         // The shopper may have removed the item already: nothing left to take out.
         .catch((error: unknown) => {

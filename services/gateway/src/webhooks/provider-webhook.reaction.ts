@@ -49,7 +49,12 @@ export class ProviderWebhookReaction implements Reaction {
         deliveryId: event.aggregateId,
         reason: delivery.failureReason,
       },
-      { actor: { kind: 'provider', id: null }, commandId: `order-update:${event.id}`, causationId: event.id },
+      {
+        actor: { kind: 'provider', id: null },
+        commandId: `order-update:${event.id}`,
+        causationId: event.id,
+        correlationId: event.correlationId,
+      },
     );
   }
 }

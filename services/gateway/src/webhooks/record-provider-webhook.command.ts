@@ -1,6 +1,7 @@
 import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { Aggregates } from '@shop/commands';
 import type { ProviderWebhookEvent } from '@shop/provider';
+import { currentCorrelationId } from '@shop/logging';
 import { deliveryOf } from './webhook-delivery';
 
 /** Resolves to false when the delivery had been recorded before (a redelivery). */
@@ -21,7 +22,11 @@ export class RecordProviderWebhookHandler implements ICommandHandler<RecordProvi
     const outcome = await this.aggregates.providerWebhook.execute(
       deliveryId,
       { type: 'RecordWebhook', delivery: deliveryOf(event) },
-      { actor: { kind: 'provider', id: null }, commandId: `webhook:${deliveryId}` },
+      {
+        actor: { kind: 'provider', id: null },
+        correlationId: currentCorrelationId(),
+        commandId: `webhook:${deliveryId}`,
+      },
     );
     return outcome.appended;
   }

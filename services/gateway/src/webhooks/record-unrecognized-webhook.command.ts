@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { MAX_RECORDED_WEBHOOK_BODY } from '@shop/contracts';
 import { Aggregates } from '@shop/commands';
+import { currentCorrelationId } from '@shop/logging';
 
 /** Resolves to false when the delivery had been recorded before (a redelivery). */
 export class RecordUnrecognizedWebhookCommand extends Command<boolean> {
@@ -30,7 +31,11 @@ export class RecordUnrecognizedWebhookHandler implements ICommandHandler<RecordU
           reason,
         },
       },
-      { actor: { kind: 'provider', id: null }, commandId: `webhook:${deliveryId}` },
+      {
+        actor: { kind: 'provider', id: null },
+        correlationId: currentCorrelationId(),
+        commandId: `webhook:${deliveryId}`,
+      },
     );
     return outcome.appended;
   }

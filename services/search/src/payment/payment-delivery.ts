@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { awaitsConfirmation, PaymentState } from '@shop/domain';
 import { Aggregates } from '@shop/commands';
+import { currentCorrelationId } from '@shop/logging';
 import { DepositForwarder } from './deposit-forwarder';
 import { PAYMENT_SETTINGS } from './payment-settings';
 import type { PaymentSettings } from './payment-settings';
@@ -31,7 +32,7 @@ export class PaymentDelivery {
     const { state: next } = await this.aggregates.payment.execute(
       txHash,
       { type: 'RecordConfirmationDelivery', delivery },
-      { actor: searchServiceActor },
+      { actor: searchServiceActor, correlationId: currentCorrelationId() },
     );
     if (next.status === 'SUCCESS') await this.processed.mark(txHash);
     return next;

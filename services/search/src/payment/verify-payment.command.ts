@@ -7,6 +7,7 @@ import type { RetryPolicy } from '@shop/retry';
 import { assertClaimedBy, DomainError } from '@shop/domain';
 import { RedisLock } from '@shop/redis';
 import { Aggregates } from '@shop/commands';
+import { currentCorrelationId } from '@shop/logging';
 import { PAYMENT_SETTINGS } from './payment-settings';
 import type { PaymentSettings } from './payment-settings';
 import { VerificationResult } from './payment-schemas';
@@ -84,7 +85,7 @@ export class VerifyPaymentHandler implements ICommandHandler<VerifyPaymentComman
       const { state: recordedNow } = await this.aggregates.payment.execute(
         txHash,
         { type: 'VerifyPayment', paymentId: randomUUID(), userId, terms, ...transaction },
-        { actor: searchServiceActor },
+        { actor: searchServiceActor, correlationId: currentCorrelationId() },
       );
       const state = await this.delivery.deliver(txHash, recordedNow);
       return verificationAnswer(txHash, state);
