@@ -17,6 +17,8 @@ import { OnChainRemovalReaction } from './onchain/onchain-removal.reaction';
 import { OrderCartReaction } from './webhooks/order-cart.reaction';
 import { ProviderWebhookReaction } from './webhooks/provider-webhook.reaction';
 import { WalletProvisioningReaction } from './wallet/wallet-provisioning.reaction';
+import { AccountErasureReaction } from './user/account-erasure.reaction';
+import { ClosedOwnerSessionReaction } from './sessions/closed-owner-session.reaction';
 
 const REACTION_PARKING = Symbol('REACTION_PARKING');
 
@@ -33,6 +35,8 @@ const REACTION_PARKING = Symbol('REACTION_PARKING');
     ChainEventsReaction,
     OnChainCheckoutReaction,
     OnChainRemovalReaction,
+    AccountErasureReaction,
+    ClosedOwnerSessionReaction,
     {
       provide: REACTION_PARKING,
       inject: [CONFIG, DATABASE],
@@ -60,12 +64,16 @@ export class ReactionsModule implements OnApplicationBootstrap, BeforeApplicatio
     onChainCheckout: OnChainCheckoutReaction,
     onChainRemoval: OnChainRemovalReaction,
     depositCrediting: DepositCreditingReaction,
+    accountErasure: AccountErasureReaction,
+    closedOwnerSessions: ClosedOwnerSessionReaction,
   ) {
     const reactions = [
       walletProvisioning,
       depositCrediting,
       providerWebhooks,
       orderCart,
+      accountErasure,
+      closedOwnerSessions,
       ...(config.CHAIN_CONTRACT_ADDRESS ? [chainEvents] : []),
       ...(config.CART_SERVICE === 'onchain' ? [onChainCheckout, onChainRemoval] : []),
     ];
