@@ -121,7 +121,9 @@ describe('closing an account', () => {
     const sessions = { ids: ['6f1c2a9e-8d0b-4f5e-9a6c-2b7d3e4f5a6b'], through: 41 };
     given(registered, named)
       .when({ type: 'CloseAccount', by: 'operator', hasOpenOrder: false, sessions })
-      .then([{ type: 'AccountClosed', data: { by: 'operator', sessionIds: sessions.ids, sessionsThrough: 41 } }]);
+      .then([
+        { type: 'AccountClosed', data: { by: 'operator', sessionIds: sessions.ids, sessionsThrough: 41 } },
+      ]);
   });
 
   it('is refused while an order is open', () => {
