@@ -19,6 +19,7 @@ import { ProviderWebhookReaction } from './webhooks/provider-webhook.reaction';
 import { WalletProvisioningReaction } from './wallet/wallet-provisioning.reaction';
 import { AccountErasureReaction } from './user/account-erasure.reaction';
 import { ClosedOwnerSessionReaction } from './sessions/closed-owner-session.reaction';
+import { DeletedSessionKeyReaction } from './sessions/deleted-session-key.reaction';
 
 const REACTION_PARKING = Symbol('REACTION_PARKING');
 
@@ -37,6 +38,7 @@ const REACTION_PARKING = Symbol('REACTION_PARKING');
     OnChainRemovalReaction,
     AccountErasureReaction,
     ClosedOwnerSessionReaction,
+    DeletedSessionKeyReaction,
     {
       provide: REACTION_PARKING,
       inject: [CONFIG, DATABASE],
@@ -66,6 +68,7 @@ export class ReactionsModule implements OnApplicationBootstrap, BeforeApplicatio
     depositCrediting: DepositCreditingReaction,
     accountErasure: AccountErasureReaction,
     closedOwnerSessions: ClosedOwnerSessionReaction,
+    deletedSessionKeys: DeletedSessionKeyReaction,
   ) {
     const reactions = [
       walletProvisioning,
@@ -74,6 +77,7 @@ export class ReactionsModule implements OnApplicationBootstrap, BeforeApplicatio
       orderCart,
       accountErasure,
       closedOwnerSessions,
+      deletedSessionKeys,
       ...(config.CHAIN_CONTRACT_ADDRESS ? [chainEvents] : []),
       ...(config.CART_SERVICE === 'onchain' ? [onChainCheckout, onChainRemoval] : []),
     ];
