@@ -7,7 +7,8 @@ import { createDatabase } from '@shop/db';
 import { DeciderRunner } from '@shop/commands';
 import { DomainError, userAggregate } from '@shop/domain';
 import { connectNats, EventStore } from '@shop/eventstore';
-import { readModel } from '@shop/read-models';
+import { PositionTracker, ReadModelPositions } from '@shop/projections';
+import { accountErasureFacts, readModel, readModelProjections } from '@shop/read-models';
 import { eraseAccount, openDataKeyVault } from '@shop/wallets';
 
 const usage = `Usage: npm run erase -- user <user-id>
@@ -15,6 +16,8 @@ const usage = `Usage: npm run erase -- user <user-id>
                    sessions: every personal field of theirs in the stream becomes unreadable
                    (refused while one of their orders is open)
 `;
+
+const readModelWaitMs = 30_000;
 
 /** The operator's side of an erasure request: the same closure a user can ask for themselves. */
 async function main(argv: readonly string[]): Promise<number> {
@@ -26,7 +29,10 @@ async function main(argv: readonly string[]): Promise<number> {
   const config = loadConfigOrExit(sharedEnv, 'erase');
   const database = createDatabase(config.DATABASE_URL, { max: 2, applicationName: 'erase' });
   const nc = await connectNats(config.NATS_URL, 'erase');
+  const tracker = new PositionTracker(nc, database.db, config.READ_MODEL_SCHEMA, config.EVENT_SUBJECT_PREFIX);
   try {
+    await tracker.start();
+    const positions = new ReadModelPositions(tracker, readModelProjections(), 0);
     const dataKeys = await openDataKeyVault(
       database.db as Kysely<unknown>,
       config.SECRETS_SCHEMA,
@@ -39,10 +45,21 @@ async function main(argv: readonly string[]): Promise<number> {
       dataKeys,
     });
     const runner = new DeciderRunner(store);
+    const readModelDb = readModel(database.db, config.READ_MODEL_SCHEMA);
     const result = await eraseAccount(
       {
-        readModel: readModel(database.db, config.READ_MODEL_SCHEMA),
+        stream: store,
         dataKeys,
+        // The projector has to catch up with the stream's head first; an operator can wait longer than a user.
+        readModelsReach: (sequence) =>
+          positions.waitUntilReadable(
+            new Map([
+              ['order', sequence],
+              ['session', sequence],
+            ]),
+            readModelWaitMs,
+          ),
+        readFacts: (id) => accountErasureFacts(readModelDb, id),
         closeAccount: (id, command) =>
           runner.run(userAggregate, id, command, {
             commandId: randomUUID(),
@@ -63,6 +80,7 @@ async function main(argv: readonly string[]): Promise<number> {
     process.stderr.write(`erase refused: ${error.code}: ${error.message}\n`);
     return 1;
   } finally {
+    tracker.stop();
     await nc.drain();
     await database.close();
   }

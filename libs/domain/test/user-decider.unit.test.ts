@@ -117,6 +117,15 @@ describe('closing an account', () => {
       .then([{ type: 'AccountClosed', data: { by: 'user' } }]);
   });
 
+  it('records the sessions whose keys the erasure destroys, and the stream position the list is complete to', () => {
+    const sessions = { ids: ['6f1c2a9e-8d0b-4f5e-9a6c-2b7d3e4f5a6b'], through: 41 };
+    given(registered, named)
+      .when({ type: 'CloseAccount', by: 'operator', hasOpenOrder: false, sessions })
+      .then([
+        { type: 'AccountClosed', data: { by: 'operator', sessionIds: sessions.ids, sessionsThrough: 41 } },
+      ]);
+  });
+
   it('is refused while an order is open', () => {
     given(registered, named).when(close(true)).thenThrows('ORDER_OPEN', 'conflict');
   });

@@ -200,6 +200,10 @@ export class ProjectionRunner {
     this.persisted = this.position;
     this.persistedAt = Date.now();
     this.ackTaken();
+    // Announced too: a reader that must see everything up to the stream's head (an account's
+    // erasure) waits for positions that only messages this projection skips have reached.
+    const { store, projection } = this.options;
+    store.nc.publish(checkpointSubject(store.subjectPrefix, projection.name), String(this.position));
   }
 
   /** Acknowledges every message taken so far (AckPolicy.All). */

@@ -23,3 +23,4 @@ export * from './order/orders.projection';
 export * from './order/orders-cache';
 export * from './order/order-view';
 export * from './order/order-queries';
+export * from './account-erasure-facts';

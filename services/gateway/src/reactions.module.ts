@@ -17,6 +17,9 @@ import { OnChainRemovalReaction } from './onchain/onchain-removal.reaction';
 import { OrderCartReaction } from './webhooks/order-cart.reaction';
 import { ProviderWebhookReaction } from './webhooks/provider-webhook.reaction';
 import { WalletProvisioningReaction } from './wallet/wallet-provisioning.reaction';
+import { AccountErasureReaction } from './user/account-erasure.reaction';
+import { ClosedOwnerSessionReaction } from './sessions/closed-owner-session.reaction';
+import { DeletedSessionKeyReaction } from './sessions/deleted-session-key.reaction';
 
 const REACTION_PARKING = Symbol('REACTION_PARKING');
 
@@ -33,6 +36,9 @@ const REACTION_PARKING = Symbol('REACTION_PARKING');
     ChainEventsReaction,
     OnChainCheckoutReaction,
     OnChainRemovalReaction,
+    AccountErasureReaction,
+    ClosedOwnerSessionReaction,
+    DeletedSessionKeyReaction,
     {
       provide: REACTION_PARKING,
       inject: [CONFIG, DATABASE],
@@ -60,12 +66,18 @@ export class ReactionsModule implements OnApplicationBootstrap, BeforeApplicatio
     onChainCheckout: OnChainCheckoutReaction,
     onChainRemoval: OnChainRemovalReaction,
     depositCrediting: DepositCreditingReaction,
+    accountErasure: AccountErasureReaction,
+    closedOwnerSessions: ClosedOwnerSessionReaction,
+    deletedSessionKeys: DeletedSessionKeyReaction,
   ) {
     const reactions = [
       walletProvisioning,
       depositCrediting,
       providerWebhooks,
       orderCart,
+      accountErasure,
+      closedOwnerSessions,
+      deletedSessionKeys,
       ...(config.CHAIN_CONTRACT_ADDRESS ? [chainEvents] : []),
       ...(config.CART_SERVICE === 'onchain' ? [onChainCheckout, onChainRemoval] : []),
     ];

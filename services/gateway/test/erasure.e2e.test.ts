@@ -178,7 +178,16 @@ describe('crypto-shredding', () => {
     }
     const { events } = await stack.store.load('user', userId);
     expect(events.at(-1)).toMatchObject({ type: 'AccountClosed', actor: { kind: 'operator' } });
-    expect((await client.request('GET', `/api/sessions/${sessionId}`)).status).toBe(404);
+    // The closure came from another process, so this gateway's guard still trusts the status it
+    // cached before the erase for up to 5 s (docs/operations.md): inside that window the kept
+    // cookie reaches the route and the session is not found; after it the cookie is refused. How
+    // long the erase and the scan above took decides the window, so either answer is the product's.
+    await caughtUp();
+    const gone = await client.request('GET', `/api/sessions/${sessionId}`);
+    expect([
+      { status: 404, code: 'SessionNotFound' },
+      { status: 401, code: 'UNAUTHORIZED' },
+    ]).toContainEqual({ status: gone.status, code: gone.json.code });
     await expect(erase('user', 'not-a-uuid')).rejects.toMatchObject({ code: 64 });
   });
 

@@ -88,7 +88,14 @@ export const AccountClosed = defineEvent({
   aggregate: 'user',
   description:
     "The account was closed by its user or erased by an operator; the user's data key is destroyed after it, so every personal field of the user reads as erased.",
-  schema: z.object({ by: z.enum(['user', 'operator']) }),
+  schema: z.object({
+    by: z.enum(['user', 'operator']),
+    // Ids only, never personal: which session keys the erasure destroys, so a reaction can finish
+    // it after a crash. Complete up to stream sequence `sessionsThrough`; sessions of the user
+    // appended after that are found in the stream. Absent on closures recorded before they were.
+    sessionIds: z.array(z.uuid()).optional(),
+    sessionsThrough: z.number().int().nonnegative().optional(),
+  }),
 });
 
 export const userEvents = [

@@ -38,11 +38,16 @@ export interface FailWalletProvisioning {
   reason: string;
 }
 
-/** `hasOpenOrder` is what the orders read model says: an account with an order in flight stays open. */
+/**
+ * `hasOpenOrder` is what the orders read model says once it has caught up with the stream: an
+ * account with an order in flight stays open. `sessions` names the chat sessions whose keys the
+ * erasure destroys, complete up to stream sequence `through`.
+ */
 export interface CloseAccount {
   type: 'CloseAccount';
   by: 'user' | 'operator';
   hasOpenOrder: boolean;
+  sessions?: { ids: string[]; through: number };
 }
 
 export type UserCommand =

@@ -86,7 +86,9 @@ function failWalletProvisioning(command: FailWalletProvisioning, state: UserStat
 function closeAccount(command: CloseAccount, state: UserState): UserEvent[] {
   mustBeRegistered(state);
   if (command.hasOpenOrder) throw orderOpen();
-  return [{ type: 'AccountClosed', data: { by: command.by } }];
+  const { sessions } = command;
+  const erasing = sessions ? { sessionIds: sessions.ids, sessionsThrough: sessions.through } : {};
+  return [{ type: 'AccountClosed', data: { by: command.by, ...erasing } }];
 }
 
 export const userDecider: Decider<UserCommand, UserEvent, UserState> = {

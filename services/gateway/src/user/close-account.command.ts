@@ -2,10 +2,13 @@ import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import type { Kysely } from 'kysely';
 import { Aggregates } from '@shop/commands';
-import type { ReadModelDatabase } from '@shop/read-models';
+import type { GatewayConfig } from '@shop/config';
+import type { EventStore } from '@shop/eventstore';
+import { ReadModelPositions } from '@shop/projections';
+import { accountErasureFacts, type ReadModelDatabase } from '@shop/read-models';
 import { DataKeyVault, eraseAccount } from '@shop/wallets';
 import { currentCorrelationId } from '@shop/logging';
-import { DATA_KEYS, READ_DB } from '../infrastructure/tokens';
+import { CONFIG, DATA_KEYS, EVENT_STORE, READ_DB } from '../infrastructure/tokens';
 
 export class CloseAccountCommand extends Command<{ sessions: number }> {
   constructor(readonly userId: string) {
@@ -13,20 +16,36 @@ export class CloseAccountCommand extends Command<{ sessions: number }> {
   }
 }
 
-/** The user closes their own account: recorded, then their data keys are destroyed. */
+/**
+ * The user closes their own account: decided on read models caught up with the stream,
+ * recorded, then their data keys are destroyed (the account-erasure reaction finishes the job
+ * if this request does not).
+ */
 @CommandHandler(CloseAccountCommand)
 export class CloseAccountHandler implements ICommandHandler<CloseAccountCommand> {
   constructor(
     private readonly aggregates: Aggregates,
+    private readonly positions: ReadModelPositions,
+    @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(READ_DB) private readonly readModel: Kysely<ReadModelDatabase>,
     @Inject(DATA_KEYS) private readonly dataKeys: DataKeyVault,
+    @Inject(CONFIG) private readonly config: GatewayConfig,
   ) {}
 
   execute({ userId }: CloseAccountCommand): Promise<{ sessions: number }> {
     return eraseAccount(
       {
-        readModel: this.readModel,
+        stream: this.store,
         dataKeys: this.dataKeys,
+        readModelsReach: (sequence) =>
+          this.positions.waitUntilReadable(
+            new Map([
+              ['order', sequence],
+              ['session', sequence],
+            ]),
+            this.config.CONSISTENT_READ_TIMEOUT_MS,
+          ),
+        readFacts: (id) => accountErasureFacts(this.readModel, id),
         closeAccount: (id, command) =>
           this.aggregates.user.execute(id, command, {
             actor: { kind: 'user', id },
