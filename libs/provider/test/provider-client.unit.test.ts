@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { settlement } from '@shop/testing';
 import { CreateOrderInput, ProviderClient, ProviderClientOptions, ProviderError } from '../src';
 import { restoreRealClock, useFakeClock } from './fake-clock';
 import { json, order, scriptedFetch } from './fake-fetch';
@@ -305,21 +306,3 @@ describe('ProviderClient deadline', () => {
     expect(calls).toHaveLength(2);
   });
 });
-
-/** Lets a test look at whether a call has ended yet without waiting for it. */
-function settlement(call: Promise<unknown>): { promise: Promise<unknown>; readonly settled: boolean } {
-  let settled = false;
-  const promise = call.then(
-    (value) => value,
-    (error: unknown) => error,
-  );
-  void promise.finally(() => {
-    settled = true;
-  });
-  return {
-    promise,
-    get settled() {
-      return settled;
-    },
-  };
-}
