@@ -73,7 +73,7 @@ describe('three-node JetStream cluster, R3 stream', () => {
     const store = await stack.store();
     expect((await store.jsm.streams.info(stack.env.stream)).config.num_replicas).toBe(3);
     const users = await Promise.all(Array.from({ length: 6 }, () => stack.shopper({ wallet: false })));
-    const load = new CommandLoad(users, { allowedCommandStatuses: [503], maxRequestMs: 12_000 });
+    const load = new CommandLoad(users, { allowedCommandStatuses: [503] });
     load.start();
     await sleep(2000);
 

@@ -72,7 +72,6 @@ describe('PostgreSQL restart under load', () => {
     const load = new CommandLoad(users, {
       allowedCommandStatuses: [503],
       allowedReadStatuses: [503],
-      maxRequestMs: 10_000,
     });
     load.start();
     const outages: { down: number; up: number }[] = [];

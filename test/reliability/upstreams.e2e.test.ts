@@ -3,6 +3,7 @@ import { Ed25519Keypair } from '@mysten/sui/keypairs/ed25519';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig, searchEnv } from '@shop/config';
 import { createLogger } from '@shop/logging';
+import type { ProviderOperation } from '@shop/sandbox-provider';
 import { startSuiSandbox, SuiSandbox } from '@shop/sandbox-sui';
 import { startApifySandbox, type ApifySandbox } from '../../infra/sandbox/apify/src';
 import { startSearchService } from '../../services/search/src/bootstrap';
@@ -60,10 +61,14 @@ afterAll(async () => {
   await sui?.close();
 });
 
-async function timed<T>(work: Promise<T>): Promise<{ value: T; ms: number }> {
-  const started = Date.now();
-  const value = await work;
-  return { value, ms: Date.now() - started };
+/**
+ * Every request of `operation` the provider held unanswered since the `from`-th was hung up on by
+ * the gateway: the provider never answers them, so only the gateway's deadline can have ended them.
+ */
+async function expectHungUpOn(operation: ProviderOperation, from: number) {
+  const held = stack.provider.requests(operation).slice(from);
+  expect(held.length, operation).toBeGreaterThan(0);
+  await expect.poll(() => held.filter((r) => !r.closedUnanswered).map((r) => r.at)).toEqual([]);
 }
 
 async function cartEvents(userId: string): Promise<string[]> {
@@ -72,8 +77,7 @@ async function cartEvents(userId: string): Promise<string[]> {
 }
 
 /** Checkout refused by a provider fault: 502, the item released and still in the cart, no order. */
-async function expectCleanCheckoutRefusal(shopper: Shopper, itemId: string, ms: number) {
-  expect(ms).toBeLessThan(providerTimeoutMs * 2 + 1000);
+async function expectCleanCheckoutRefusal(shopper: Shopper, itemId: string) {
   const events = await cartEvents(shopper.userId);
   const started = events.filter((t) => t === 'ItemCheckoutStarted').length;
   const released = events.filter((t) => t === 'ItemCheckoutReleased').length;
@@ -93,9 +97,9 @@ describe('payment provider slow or down', () => {
     const item = (await shopper.client.request('POST', '/api/cart', product('up-1'))).json.id as string;
 
     stack.provider.failNext('orders.create', { times: 10, status: 503 });
-    const down = await timed(shopper.client.request('POST', '/api/checkout', { cartItemId: item }));
-    expect([down.value.status, down.value.json.code]).toEqual([502, 'CheckoutOrderCreationError']);
-    await expectCleanCheckoutRefusal(shopper, item, down.ms);
+    const down = await shopper.client.request('POST', '/api/checkout', { cartItemId: item });
+    expect([down.status, down.json.code]).toEqual([502, 'CheckoutOrderCreationError']);
+    await expectCleanCheckoutRefusal(shopper, item);
     stack.provider.clearFaults();
     figures.faultsSurvived++;
 
@@ -104,31 +108,33 @@ describe('payment provider slow or down', () => {
     const otherItem = (await other.client.request('POST', '/api/cart', product('up-2'))).json.id as string;
     const placed = await other.client.request('POST', '/api/checkout', { cartItemId: otherItem });
     expect(placed.status).toBe(201);
+    const createsBefore = stack.provider.requests('orders.create').length;
+    const readsBefore = stack.provider.requests('orders.get').length;
     stack.provider.failNext('orders.create', { times: 5, mode: 'hang' });
     stack.provider.failNext('orders.get', { times: 50, mode: 'hang' });
     const third = await stack.shopper();
     const thirdItem = (await third.client.request('POST', '/api/cart', product('up-3'))).json.id as string;
     const [hungCreate, hungRead, list] = await Promise.all([
-      timed(shopper.client.request('POST', '/api/checkout', { cartItemId: item })),
-      timed(other.client.request('GET', `/api/orders/${placed.json.orderId}`)),
-      timed(other.client.request('GET', '/api/orders')),
+      shopper.client.request('POST', '/api/checkout', { cartItemId: item }),
+      other.client.request('GET', `/api/orders/${placed.json.orderId}`),
+      other.client.request('GET', '/api/orders'),
     ]);
-    expect([hungCreate.value.status, hungCreate.value.json.code]).toEqual([
-      502,
-      'CheckoutOrderCreationError',
-    ]);
-    await expectCleanCheckoutRefusal(shopper, item, hungCreate.ms);
-    expect([hungRead.value.status, hungRead.value.json.code]).toEqual([502, 'CheckoutOrderCreationError']);
-    expect(hungRead.ms).toBeLessThan(providerTimeoutMs + 1500);
-    // The list never fails for the provider's sake, and does not wait out its deadline either.
-    expect(list.value.status).toBe(200);
-    expect(list.ms).toBeLessThan(providerTimeoutMs + 500);
+    expect([hungCreate.status, hungCreate.json.code]).toEqual([502, 'CheckoutOrderCreationError']);
+    await expectCleanCheckoutRefusal(shopper, item);
+    await expectHungUpOn('orders.create', createsBefore);
+    expect([hungRead.status, hungRead.json.code]).toEqual([502, 'CheckoutOrderCreationError']);
+    await expectHungUpOn('orders.get', readsBefore);
+    // The list never fails for the provider's sake (that it does not wait out the provider's
+    // deadline either is proven on a fake clock in services/gateway/test/live-orders.unit.test.ts).
+    expect(list.status).toBe(200);
     stack.provider.clearFaults();
 
+    const balancesBefore = stack.provider.requests('wallets.balances').length;
     stack.provider.failNext('wallets.balances', { times: 5, mode: 'hang' });
-    const balance = await timed(third.client.request('POST', '/api/checkout', { cartItemId: thirdItem }));
-    expect([balance.value.status, balance.value.json.code]).toEqual([502, 'CheckoutOrderCreationError']);
-    await expectCleanCheckoutRefusal(third, thirdItem, balance.ms);
+    const balance = await third.client.request('POST', '/api/checkout', { cartItemId: thirdItem });
+    expect([balance.status, balance.json.code]).toEqual([502, 'CheckoutOrderCreationError']);
+    await expectCleanCheckoutRefusal(third, thirdItem);
+    await expectHungUpOn('wallets.balances', balancesBefore);
     stack.provider.clearFaults();
     figures.faultsSurvived += 3;
 
@@ -150,10 +156,10 @@ describe('payment provider slow or down', () => {
         'x-webhook-secret': stack.vars.DEPOSIT_WEBHOOK_SECRET!,
       });
     stack.provider.failNext('wallets.fund', { times: 5, mode: 'hang' });
-    const hung = await timed(confirm());
-    expect([hung.value.status, hung.value.json.code]).toEqual([409, 'DEPOSIT_IN_PROGRESS']);
-    // The gateway waits 3 s for the crediting process, not for the hung provider.
-    expect(hung.ms).toBeLessThan(5_000);
+    const hung = await confirm();
+    // Still in progress, so answered while the provider still hung: from the gateway's own wait for
+    // the crediting process, not from the provider.
+    expect([hung.status, hung.json.code]).toEqual([409, 'DEPOSIT_IN_PROGRESS']);
     stack.provider.clearFaults();
     const settled = await eventually(confirm, (r) => r.json.code === 'DEPOSIT_ALREADY_CREDITED', 30_000);
     expect([settled.status, settled.json.code]).toEqual([409, 'DEPOSIT_ALREADY_CREDITED']);
@@ -187,26 +193,30 @@ describe('chain RPC slow or down', () => {
         amount: '2000000',
         coinType: USDC,
       });
-    // Down: every attempt of the read (3, with back-off) fails fast.
+    const reads = () => sui.requestCount('sui_getTransactionBlock');
+    // Down: every attempt of the read (3, with back-off) fails, and then the answer comes.
     for (const mode of ['unavailable', 'disconnect'] as const) {
+      const before = reads();
       sui.failNext(3, { mode, method: 'sui_getTransactionBlock' });
-      const res = await timed(verify());
-      expect([res.value.status, res.value.json.code], mode).toEqual([502, 'UPSTREAM_ERROR']);
-      expect(res.ms).toBeLessThan(3000);
+      const res = await verify();
+      expect([res.status, res.json.code], mode).toEqual([502, 'UPSTREAM_ERROR']);
+      expect(reads() - before, mode).toBe(3);
       figures.faultsSurvived++;
     }
-    // Hung: each attempt is cut at CHAIN_RPC_TIMEOUT_MS, so the answer is bounded by 3 of them.
+    // Hung: the node would answer each read (successfully) after 3 deadlines, so the 502 can only
+    // come from CHAIN_RPC_TIMEOUT_MS cutting every attempt.
     sui.setLatency(chainTimeoutMs * 3, { method: 'sui_getTransactionBlock' });
-    const hung = await timed(verify());
-    expect([hung.value.status, hung.value.json.code]).toEqual([502, 'UPSTREAM_ERROR']);
-    expect(hung.ms).toBeLessThan(chainTimeoutMs * 3 + 1500);
+    const beforeHung = reads();
+    const hung = await verify();
+    expect([hung.status, hung.json.code]).toEqual([502, 'UPSTREAM_ERROR']);
+    expect(reads() - beforeHung).toBe(3);
     // Slow but within the deadline: answered.
     sui.setLatency(chainTimeoutMs / 3, { method: 'sui_getTransactionBlock' });
-    const slow = await timed(verify());
+    const slow = await verify();
     sui.setLatency(0, { method: 'sui_getTransactionBlock' });
-    expect(slow.value.status).toBe(200);
+    expect(slow.status).toBe(200);
     figures.faultsSurvived += 2;
-    expect(slow.value.json).toMatchObject({ success: true, txDigest: digest, usdcAmount: 2 });
+    expect(slow.json).toMatchObject({ success: true, txDigest: digest, usdcAmount: 2 });
     expect((await verify()).status).toBe(409);
   }, 90_000);
 });
@@ -231,9 +241,8 @@ describe('on-chain cart with the chain RPC failing', () => {
 
     // Down: every attempt of the transaction refused; nothing on chain, nothing in the stream.
     sui.failNext(3, { method: 'sui_executeTransactionBlock', mode: 'unavailable' });
-    const down = await timed(shopper.client.request('POST', '/api/cart', product('chain-down')));
-    expect([down.value.status, down.value.json.code]).toEqual([502, 'UPSTREAM_ERROR']);
-    expect(down.ms).toBeLessThan(chainTimeoutMs * 3 + 3000);
+    const down = await shopper.client.request('POST', '/api/cart', product('chain-down'));
+    expect([down.status, down.json.code]).toEqual([502, 'UPSTREAM_ERROR']);
     expect(onChainProducts()).toEqual([]);
     expect(await cartEvents(shopper.userId)).not.toContain('ItemAdded');
     figures.faultsSurvived++;
@@ -273,17 +282,17 @@ describe('scraping platform slow or down', () => {
     figures.faultsSurvived++;
 
     apify.setResponseDelay(1500);
-    const slow = await timed(search(`hats ${randomUUID().slice(0, 6)}`));
+    const slow = await search(`hats ${randomUUID().slice(0, 6)}`);
     apify.setResponseDelay(0);
-    expect(slow.value.status).toBe(200);
+    expect(slow.status).toBe(200);
     figures.faultsSurvived++;
 
     await apify.close();
     apifyClosed = true;
-    const gone = await timed(search(`gloves ${randomUUID().slice(0, 6)}`));
-    expect(gone.value.status).toBeGreaterThanOrEqual(500);
-    expect(gone.value.json).toMatchObject({ data: null, code: gone.value.status });
-    expect(gone.ms).toBeLessThan(15_000);
+    // A hang would fail the client's own 30 s guard; an answer in the envelope is what is asked.
+    const gone = await search(`gloves ${randomUUID().slice(0, 6)}`);
+    expect(gone.status).toBeGreaterThanOrEqual(500);
+    expect(gone.json).toMatchObject({ data: null, code: gone.status });
     figures.faultsSurvived++;
   }, 90_000);
 });

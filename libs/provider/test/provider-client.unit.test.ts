@@ -1,6 +1,10 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { settlement } from '@shop/testing';
 import { CreateOrderInput, ProviderClient, ProviderClientOptions, ProviderError } from '../src';
+import { restoreRealClock, useFakeClock } from './fake-clock';
 import { json, order, scriptedFetch } from './fake-fetch';
+
+afterEach(restoreRealClock);
 
 const fastRetry = { maxAttempts: 3, baseDelayMs: 1, maxDelayMs: 4 };
 
@@ -247,28 +251,34 @@ describe('ProviderClient retries', () => {
   });
 
   it('does not start a retry that would end past the deadline', async () => {
+    useFakeClock();
     const { fetch, calls } = scriptedFetch(json(503, {}));
     const client = clientWith(fetch, {
       timeoutMs: 200,
       retry: { maxAttempts: 5, baseDelayMs: 1_000, maxDelayMs: 1_000 },
     });
-    const startedAt = performance.now();
 
-    await expect(client.getOrder('o-1')).rejects.toMatchObject({ kind: 'unavailable', status: 503 });
+    const outcome = settlement(client.getOrder('o-1'));
+
+    // Any back-off (500-1000 ms) would still be running just before the 200 ms deadline.
+    await vi.advanceTimersByTimeAsync(199);
+    expect(outcome.settled).toBe(true);
+    await expect(outcome.promise).resolves.toMatchObject({ kind: 'unavailable', status: 503 });
     expect(calls).toHaveLength(1);
-    expect(performance.now() - startedAt).toBeLessThan(100);
   });
 });
 
 describe('ProviderClient deadline', () => {
   it('ends a call the provider never answers with kind timeout at the deadline', async () => {
+    useFakeClock();
     const { fetch, calls } = scriptedFetch('hang');
-    const startedAt = performance.now();
+    const outcome = settlement(clientWith(fetch, { timeoutMs: 150 }).getOrder('o-1'));
 
-    const error = await clientWith(fetch, { timeoutMs: 150 })
-      .getOrder('o-1')
-      .catch((e: unknown) => e);
-    const elapsed = performance.now() - startedAt;
+    await vi.advanceTimersByTimeAsync(149);
+    expect(outcome.settled).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(outcome.settled).toBe(true);
+    const error = await outcome.promise;
 
     expect(error).toBeInstanceOf(ProviderError);
     expect(error).toMatchObject({
@@ -276,19 +286,23 @@ describe('ProviderClient deadline', () => {
       status: undefined,
       providerMessage: 'no answer within 150 ms',
     });
-    expect(elapsed).toBeGreaterThanOrEqual(140);
-    expect(elapsed).toBeLessThan(150 + 150);
     expect(calls).toHaveLength(1);
   });
 
   it('counts earlier attempts against the same deadline', async () => {
+    useFakeClock();
     const { fetch, calls } = scriptedFetch(json(503, {}), 'hang');
-    const startedAt = performance.now();
+    // A back-off of 50-100 ms: were the deadline restarted per attempt, the call would last at least 200 ms.
+    const retry = { maxAttempts: 3, baseDelayMs: 100, maxDelayMs: 100 };
+    const outcome = settlement(clientWith(fetch, { timeoutMs: 150, retry }).getOrder('o-1'));
 
-    await expect(clientWith(fetch, { timeoutMs: 150 }).getOrder('o-1')).rejects.toMatchObject({
-      kind: 'timeout',
-    });
+    await vi.advanceTimersByTimeAsync(149);
     expect(calls).toHaveLength(2);
-    expect(performance.now() - startedAt).toBeLessThan(150 + 150);
+    expect(outcome.settled).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(outcome.settled).toBe(true);
+
+    await expect(outcome.promise).resolves.toMatchObject({ kind: 'timeout' });
+    expect(calls).toHaveLength(2);
   });
 });

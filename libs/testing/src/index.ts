@@ -5,3 +5,4 @@ export * from './private-nats';
 export * from './private-redis';
 export * from './private-postgres';
 export * from './fault-proxy';
+export * from './settlement';

@@ -14,6 +14,8 @@ export interface RecordedRequest {
   path: string;
   idempotencyKey?: string;
   at: string;
+  /** Set once the connection of a request held unanswered (`hang`) has closed: the caller gave up. */
+  closedUnanswered?: true;
 }
 
 /** What a test, or a developer through /sandbox routes, can do to the provider beyond its public API. */

@@ -76,13 +76,14 @@ export async function startProviderSandbox(options: ProviderSandboxOptions = {})
   app.addHook('onRequest', async (request, reply) => {
     const { operation } = request.routeOptions.config;
     if (!operation) return;
-    requests.push({
+    const recorded: RecordedRequest = {
       operation,
       method: request.method,
       path: request.url,
       idempotencyKey: idempotencyKey(request.headers),
       at: new Date().toISOString(),
-    });
+    };
+    requests.push(recorded);
     const fault = faults.take(operation);
     if (fault && afterEffect(fault.mode)) {
       afterEffectFaults.set(request, fault);
@@ -92,6 +93,7 @@ export async function startProviderSandbox(options: ProviderSandboxOptions = {})
       // Accept the connection and go quiet until the caller gives up or the sandbox closes.
       reply.hijack();
       await new Promise((resolve) => request.raw.socket.once('close', resolve));
+      recorded.closedUnanswered = true;
       return;
     }
     if (fault) {
