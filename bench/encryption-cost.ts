@@ -2,11 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { Kysely, sql } from 'kysely';
 import { NatsConnection } from 'nats';
 import { dataKeyIdFor, EventCatalogue, eventCatalogue } from '@shop/contracts';
-import { EventStore } from '@shop/eventstore';
+import { DataKeys, EventStore } from '@shop/eventstore';
 import { rebuildProjections } from '@shop/projections';
 import { readModelMigrations, readModelProjections } from '@shop/read-models';
 import { openDataKeyVault } from '@shop/wallets';
-import { appendChains, subjectsOf, userHistories } from './event-history';
+import { appendChains, Step, subjectsOf, userHistories } from './event-history';
 
 /** The catalogue as it was before personal fields were sealed: the baseline of the same build. */
 const clearCatalogue = new EventCatalogue(
@@ -40,6 +40,20 @@ interface RoundResult {
   events: number;
   append: Timing;
   rebuild?: Timing;
+}
+
+function openStore(
+  nc: NatsConnection,
+  id: string,
+  sealed: boolean,
+  dataKeys?: DataKeys,
+): Promise<EventStore> {
+  return EventStore.create(nc, {
+    stream: id.toUpperCase(),
+    subjectPrefix: id.replace(/_/g, ''),
+    catalogue: sealed ? eventCatalogue : clearCatalogue,
+    dataKeys,
+  });
 }
 
 /** Extra time over the clear side, in percent: the median of the rounds' own ratios. */
@@ -124,11 +138,19 @@ function overheads(results: Record<Side, RoundResult[]>, measure: keyof Timing):
   };
 }
 
+/** Collects garbage when the bench runs with --expose-gc, so no phase pays for the one before it. */
+const collectGarbage = (globalThis as { gc?: () => void }).gc ?? (() => undefined);
+
+/** Users of the warm-up round, which is run and thrown away so no side pays for compiling the code. */
+const WARM_UP_USERS = 200;
+
 /**
  * What sealing personal fields costs: the same kind of user histories appended, then every
  * read-model projection rebuilt from them, with the clear catalogue and sealed under data keys
- * (a cold key cache on rebuild, so key loads count). Each round runs every side, starting with
- * another one each time.
+ * (a cold key cache on rebuild, so key loads count). An untimed warm-up round comes first. Each
+ * round appends on every side, starting with another one each time, and only then rebuilds: a
+ * timed append never follows a rebuild, a schema drop or a stream deletion, whose aftermath in
+ * Postgres and NATS would fall on whichever side came next.
  */
 export async function measureEncryptionCost(options: {
   nc: NatsConnection;
@@ -143,56 +165,70 @@ export async function measureEncryptionCost(options: {
   const keysSchema = `${name}_keys`;
   const masterKey = randomBytes(32);
   const results: Record<Side, RoundResult[]> = { clear: [], sealed: [], sealedKnownKeys: [] };
+  const figures = (t: Timing | undefined) =>
+    t ? `${round(t.seconds)} s (cpu ${round(t.cpuSeconds)} s)` : '-';
   try {
-    for (let r = 0; r < options.rounds; r++) {
-      for (const side of [...sides.slice(r % sides.length), ...sides.slice(0, r % sides.length)]) {
-        const id = `${name}_${side.toLowerCase()}${r}`;
+    for (let r = -1; r < options.rounds; r++) {
+      const warmUp = r < 0;
+      const users = warmUp ? Math.min(WARM_UP_USERS, options.users) : options.users;
+      const label = warmUp ? 'warm-up' : `round ${r + 1}`;
+      const shift = (r + sides.length) % sides.length;
+      const order = [...sides.slice(shift), ...sides.slice(0, shift)];
+      const prepared = new Map<Side, { store: EventStore; chains: Step[][]; id: string }>();
+      for (const side of order) {
+        const id = `${name}_${side.toLowerCase()}${warmUp ? 'w' : r}`;
         const sealed = side !== 'clear';
-        const writeKeys = sealed ? await openDataKeyVault(db, keysSchema, masterKey) : undefined;
-        const open = (dataKeys = writeKeys) =>
-          EventStore.create(nc, {
-            stream: id.toUpperCase(),
-            subjectPrefix: id.replace(/_/g, ''),
-            catalogue: sealed ? eventCatalogue : clearCatalogue,
-            dataKeys,
-          });
-        const store = await open();
+        const dataKeys = sealed ? await openDataKeyVault(db, keysSchema, masterKey) : undefined;
+        const store = await openStore(nc, id, sealed, dataKeys);
         await store.ensureStream();
-        const chains = userHistories(options.users);
+        const chains = userHistories(users);
         if (side === 'sealedKnownKeys') {
           const keyIds = new Set(
             subjectsOf(chains)
               .filter(([aggregate]) => aggregate === 'user' || aggregate === 'session')
               .map(([aggregate, subjectId]) => dataKeyIdFor(aggregate, subjectId)),
           );
-          await Promise.all([...keyIds].map((keyId) => writeKeys!.keyForWriting(keyId)));
+          await Promise.all([...keyIds].map((keyId) => dataKeys!.keyForWriting(keyId)));
         }
-        log(`encryption cost: round ${r + 1}, ${side}: appending ${options.users} user histories`);
-        const [events, append] = await timed(() => appendChains(store, chains, 256));
-        const result: RoundResult = { events, append };
-        if (side !== 'sealedKnownKeys') {
-          // A fresh vault: the rebuild loads every key it needs, as a new process would.
-          const reader = sealed ? await open(await openDataKeyVault(db, keysSchema, masterKey)) : store;
-          const [rebuilt, rebuild] = await timed(() =>
-            rebuildProjections({
-              store: reader,
-              db,
-              schema: id,
-              projections: readModelProjections(),
-              migrations: readModelMigrations,
-            }),
-          );
-          if (rebuilt.events !== events)
-            throw new Error(`rebuild applied ${rebuilt.events} of ${events} events`);
-          result.rebuild = rebuild;
-          await sql`DROP SCHEMA IF EXISTS ${sql.id(id)} CASCADE`.execute(db);
-        }
-        await store.jsm.streams.delete(store.stream).catch(() => undefined);
-        const figures = (t: Timing | undefined) =>
-          t ? `${round(t.seconds)} s (cpu ${round(t.cpuSeconds)} s)` : '-';
-        log(`  ${side}: append ${figures(append)}, rebuild ${figures(result.rebuild)}`);
-        results[side].push(result);
+        prepared.set(side, { store, chains, id });
       }
+      const measured: Partial<Record<Side, RoundResult>> = {};
+      for (const side of order) {
+        const { store, chains } = prepared.get(side)!;
+        log(`encryption cost: ${label}, ${side}: appending ${users} user histories`);
+        collectGarbage();
+        const [events, append] = await timed(() => appendChains(store, chains, 256));
+        measured[side] = { events, append };
+        log(`  ${side}: append ${figures(append)}`);
+      }
+      for (const side of order) {
+        if (side === 'sealedKnownKeys') continue;
+        const { store, id } = prepared.get(side)!;
+        // A fresh vault: the rebuild loads every key it needs, as a new process would.
+        const reader =
+          side === 'sealed'
+            ? await openStore(nc, id, true, await openDataKeyVault(db, keysSchema, masterKey))
+            : store;
+        collectGarbage();
+        const [rebuilt, rebuild] = await timed(() =>
+          rebuildProjections({
+            store: reader,
+            db,
+            schema: id,
+            projections: readModelProjections(),
+            migrations: readModelMigrations,
+          }),
+        );
+        if (rebuilt.events !== measured[side]!.events)
+          throw new Error(`rebuild applied ${rebuilt.events} of ${measured[side]!.events} events`);
+        measured[side]!.rebuild = rebuild;
+        log(`  ${side}: rebuild ${figures(rebuild)}`);
+        await sql`DROP SCHEMA IF EXISTS ${sql.id(id)} CASCADE`.execute(db);
+      }
+      for (const { store } of prepared.values()) {
+        await store.jsm.streams.delete(store.stream).catch(() => undefined);
+      }
+      if (!warmUp) for (const side of sides) results[side].push(measured[side]!);
     }
   } finally {
     await sql`DROP SCHEMA IF EXISTS ${sql.id(keysSchema)} CASCADE`.execute(db);

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { Kysely, Selectable } from 'kysely';
+import { Kysely, Selectable, sql } from 'kysely';
 import { DataKeysTable, migrateSchema, SecretsDatabase, secretsMigrations } from '@shop/db';
 import { DataKeyDestroyedError, DataKeys } from '@shop/eventstore';
 import { open, seal } from './aes-gcm';
@@ -8,6 +8,15 @@ import { LruMap } from './lru-map';
 const KEY_BYTES = 32;
 /** Rows one insert of new keys carries at most. */
 const MAX_KEYS_PER_INSERT = 1000;
+/** Inserts of new keys running at once: a few of the pool's connections, never all of them. */
+const MAX_INSERTS_IN_FLIGHT = 4;
+
+interface NewDataKey {
+  key_id: string;
+  ciphertext: Buffer;
+  iv: Buffer;
+  auth_tag: Buffer;
+}
 
 interface QueuedKey {
   resolve(key: Buffer | null): void;
@@ -22,9 +31,10 @@ interface QueuedKey {
 export class DataKeyVault implements DataKeys {
   private readonly cache: LruMap<string, Buffer | null>;
   private readonly creating = new Map<string, Promise<Buffer | null>>();
-  /** First uses waiting for the insert in flight to finish; the next insert carries all of them. */
+  /** First uses not yet in an insert; the next insert carries all of them. */
   private readonly queued = new Map<string, QueuedKey>();
-  private inserting = false;
+  private flushScheduled = false;
+  private inserting = 0;
 
   constructor(
     private readonly db: Kysely<SecretsDatabase>,
@@ -43,7 +53,7 @@ export class DataKeyVault implements DataKeys {
     if (!flight) {
       flight = new Promise<Buffer | null>((resolve, reject) => {
         this.queued.set(keyId, { resolve, reject });
-        this.insertQueued();
+        this.scheduleInsert();
       }).finally(() => this.creating.delete(keyId));
       this.creating.set(keyId, flight);
     }
@@ -53,61 +63,97 @@ export class DataKeyVault implements DataKeys {
   }
 
   /**
-   * One insert at a time, of every key queued meanwhile: a first use alone waits one round trip,
-   * and many new subjects at once share round trips (and the commit's flush) instead of each
-   * queueing for a connection.
+   * First uses of one turn of the event loop share one insert, started at the end of that turn;
+   * up to MAX_INSERTS_IN_FLIGHT inserts run at once, so a first use waits one round trip (not
+   * also the rest of an insert already in flight), and under a burst of new subjects the keys
+   * queued meanwhile share the next free insert.
    */
+  private scheduleInsert(): void {
+    if (this.flushScheduled) return;
+    this.flushScheduled = true;
+    queueMicrotask(() => {
+      this.flushScheduled = false;
+      this.insertQueued();
+    });
+  }
+
   private insertQueued(): void {
-    if (this.inserting || this.queued.size === 0) return;
-    const batch = [...this.queued].slice(0, MAX_KEYS_PER_INSERT);
-    for (const [keyId] of batch) this.queued.delete(keyId);
-    this.inserting = true;
-    this.createOrLoad(batch.map(([keyId]) => keyId))
-      .then(
-        (keys) => {
-          for (const [keyId, waiting] of batch) waiting.resolve(keys.get(keyId)!);
-        },
-        (error: unknown) => {
-          for (const [, waiting] of batch) waiting.reject(error);
-        },
-      )
-      .finally(() => {
-        this.inserting = false;
-        this.insertQueued();
-      });
+    while (this.inserting < MAX_INSERTS_IN_FLIGHT && this.queued.size > 0) {
+      const batch = [...this.queued].slice(0, MAX_KEYS_PER_INSERT);
+      for (const [keyId] of batch) this.queued.delete(keyId);
+      this.inserting++;
+      this.createOrLoad(batch.map(([keyId]) => keyId))
+        .then(
+          (keys) => {
+            for (const [keyId, waiting] of batch) waiting.resolve(keys.get(keyId) ?? null);
+          },
+          (error: unknown) => {
+            for (const [, waiting] of batch) waiting.reject(error);
+          },
+        )
+        .finally(() => {
+          this.inserting--;
+          this.insertQueued();
+        });
+    }
   }
 
   /**
-   * One statement: inserts a new key for each id, or returns the stored row (a live key or a
-   * tombstone) when there is one. Committed before the caller publishes anything sealed under
-   * them, so no stored ciphertext ever lacks its key. Processes racing on one subject all get the
-   * first insert's key.
+   * Inserts a new key for each id, committed before the caller publishes anything sealed under
+   * it, so no stored ciphertext ever lacks its key. An id that has a row already (another
+   * process's key, or a tombstone) keeps it: the insert skips it and its row is read instead, in
+   * a second round trip only then. Processes racing on one subject all get the first insert's key.
    */
   private async createOrLoad(keyIds: readonly string[]): Promise<Map<string, Buffer | null>> {
     const material = randomBytes(KEY_BYTES * keyIds.length);
-    const made = new Map<string, { key: Buffer; ciphertext: Buffer }>();
+    const made = new Map<string, Buffer>();
+    const ciphertexts: Buffer[] = [];
+    const ivs: Buffer[] = [];
+    const tags: Buffer[] = [];
+    keyIds.forEach((keyId, i) => {
+      const key = material.subarray(i * KEY_BYTES, (i + 1) * KEY_BYTES);
+      const sealed = seal(this.masterKey, key.toString('hex'), keyId);
+      made.set(keyId, key);
+      ciphertexts.push(sealed.ciphertext);
+      ivs.push(sealed.iv);
+      tags.push(sealed.authTag);
+    });
+    // unnest: four parameters whatever the batch's size, where VALUES would take four per key.
     const rows = await this.db
       .insertInto('data_keys')
-      .values(
-        keyIds.map((keyId, i) => {
-          const key = material.subarray(i * KEY_BYTES, (i + 1) * KEY_BYTES);
-          const sealed = seal(this.masterKey, key.toString('hex'), keyId);
-          made.set(keyId, { key, ciphertext: sealed.ciphertext });
-          return { key_id: keyId, ciphertext: sealed.ciphertext, iv: sealed.iv, auth_tag: sealed.authTag };
-        }),
+      .columns(['key_id', 'ciphertext', 'iv', 'auth_tag'])
+      .expression((eb) =>
+        eb
+          .selectFrom(
+            sql<NewDataKey>`unnest(${keyIds}::text[], ${ciphertexts}::bytea[], ${ivs}::bytea[], ${tags}::bytea[])`.as(
+              'new_keys',
+            ),
+          )
+          .selectAll(),
       )
-      .onConflict((oc) => oc.column('key_id').doUpdateSet((eb) => ({ key_id: eb.ref('data_keys.key_id') })))
-      .returningAll()
+      .onConflict((oc) => oc.column('key_id').doNothing())
+      .returning('key_id')
       .execute();
     const keys = new Map<string, Buffer | null>();
-    for (const row of rows) {
-      const mine = made.get(row.key_id)!;
-      // A row this insert wrote holds the key made here; one stored before is unwrapped.
-      const key = row.ciphertext?.equals(mine.ciphertext) ? mine.key : this.unwrap(row);
-      this.cache.set(row.key_id, key);
-      keys.set(row.key_id, key);
+    for (const { key_id } of rows) keys.set(key_id, made.get(key_id)!);
+    const stored = keyIds.filter((keyId) => !keys.has(keyId));
+    if (stored.length > 0) {
+      const found = await this.db.selectFrom('data_keys').selectAll().where('key_id', 'in', stored).execute();
+      for (const row of found) keys.set(row.key_id, this.unwrap(row));
     }
+    for (const [keyId, key] of keys) keys.set(keyId, this.remember(keyId, key));
     return keys;
+  }
+
+  /**
+   * Caches what the vault answered for `keyId`, unless a destroy in this process has cached the
+   * tombstone meanwhile: a destroyed key is final, so a key an earlier insert returned is not
+   * handed out after it.
+   */
+  private remember(keyId: string, key: Buffer | null): Buffer | null {
+    if (this.cache.get(keyId) === null) return null;
+    this.cache.set(keyId, key);
+    return key;
   }
 
   async keysForReading(keyIds: ReadonlySet<string>): Promise<ReadonlyMap<string, Buffer | null>> {
@@ -120,11 +166,7 @@ export class DataKeyVault implements DataKeys {
     }
     if (missing.length === 0) return found;
     const rows = await this.db.selectFrom('data_keys').selectAll().where('key_id', 'in', missing).execute();
-    for (const row of rows) {
-      const key = this.unwrap(row);
-      this.cache.set(row.key_id, key);
-      found.set(row.key_id, key);
-    }
+    for (const row of rows) found.set(row.key_id, this.remember(row.key_id, this.unwrap(row)));
     return found;
   }
 
