@@ -67,7 +67,7 @@ export async function eraseAccount(
  * Destroys the keys of a closed account: the sessions its closure lists, the user's sessions
  * created between the list's position and the closure, and the user's own key. Null when the
  * account is not closed. Idempotent (a destroyed key stays destroyed), so it is safe to repeat
- * after any failure; sessions created after the closure are the closedOwnerSession reaction's.
+ * after any failure; sessions created after the closure are the session-key-erasure reaction's.
  */
 export async function completeErasure(
   { stream, dataKeys }: ErasureKeys,

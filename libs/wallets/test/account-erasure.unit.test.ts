@@ -137,7 +137,7 @@ class World {
     for (; this.reacted.session <= this.stream.length; this.reacted.session++) {
       const e = this.stream[this.reacted.session - 1]!;
       if (e.type !== 'SessionCreated') continue;
-      // ClosedOwnerSessionReaction: the owner as the stream says when it runs.
+      // SessionKeyErasureReaction: the owner as the stream says when it runs.
       if (this.userState().closed) await keys.destroy(dataKeyIdFor('session', e.aggregateId));
     }
   }

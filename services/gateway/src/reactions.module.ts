@@ -18,8 +18,7 @@ import { OrderCartReaction } from './webhooks/order-cart.reaction';
 import { ProviderWebhookReaction } from './webhooks/provider-webhook.reaction';
 import { WalletProvisioningReaction } from './wallet/wallet-provisioning.reaction';
 import { AccountErasureReaction } from './user/account-erasure.reaction';
-import { ClosedOwnerSessionReaction } from './sessions/closed-owner-session.reaction';
-import { DeletedSessionKeyReaction } from './sessions/deleted-session-key.reaction';
+import { SessionKeyErasureReaction } from './sessions/session-key-erasure.reaction';
 
 const REACTION_PARKING = Symbol('REACTION_PARKING');
 
@@ -37,8 +36,7 @@ const REACTION_PARKING = Symbol('REACTION_PARKING');
     OnChainCheckoutReaction,
     OnChainRemovalReaction,
     AccountErasureReaction,
-    ClosedOwnerSessionReaction,
-    DeletedSessionKeyReaction,
+    SessionKeyErasureReaction,
     {
       provide: REACTION_PARKING,
       inject: [CONFIG, DATABASE],
@@ -67,8 +65,7 @@ export class ReactionsModule implements OnApplicationBootstrap, BeforeApplicatio
     onChainRemoval: OnChainRemovalReaction,
     depositCrediting: DepositCreditingReaction,
     accountErasure: AccountErasureReaction,
-    closedOwnerSessions: ClosedOwnerSessionReaction,
-    deletedSessionKeys: DeletedSessionKeyReaction,
+    sessionKeyErasure: SessionKeyErasureReaction,
   ) {
     const reactions = [
       walletProvisioning,
@@ -76,8 +73,7 @@ export class ReactionsModule implements OnApplicationBootstrap, BeforeApplicatio
       providerWebhooks,
       orderCart,
       accountErasure,
-      closedOwnerSessions,
-      deletedSessionKeys,
+      sessionKeyErasure,
       ...(config.CHAIN_CONTRACT_ADDRESS ? [chainEvents] : []),
       ...(config.CART_SERVICE === 'onchain' ? [onChainCheckout, onChainRemoval] : []),
     ];

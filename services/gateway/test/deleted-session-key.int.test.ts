@@ -20,7 +20,8 @@ import {
   TestEventStore,
 } from '@shop/testing';
 import { DataKeyVault, openDataKeyVault } from '@shop/wallets';
-import { DeletedSessionKeyReaction } from '../src/sessions/deleted-session-key.reaction';
+import type { Aggregates } from '@shop/commands';
+import { SessionKeyErasureReaction } from '../src/sessions/session-key-erasure.reaction';
 
 /**
  * DELETE /api/sessions/:id records SessionDeleted, then destroys the session's key. Whatever
@@ -73,11 +74,16 @@ class FaultyKeys {
 
 const keys = new FaultyKeys();
 
+/** Every session's owner is an open account here: only the deletion erases. */
+const openOwners = {
+  user: { state: async () => ({ state: { closed: false }, version: 1 }) },
+} as unknown as Aggregates;
+
 /** One gateway process's runner of the reaction, with a small delivery limit so faults park it. */
 async function startReacting(): Promise<ReactionRunner> {
   const runner = new ReactionRunner({
     store: t.store,
-    reaction: new DeletedSessionKeyReaction(keys),
+    reaction: new SessionKeyErasureReaction(openOwners, keys),
     logger: { warn() {}, error() {} },
     parking,
     maxDeliveries: 2,

@@ -172,7 +172,7 @@ export class SessionsController {
       new RunSessionCommand(params.id, { type: 'DeleteSession', userId: identity.userId }),
     );
     // Only after the deletion is recorded: the session's words are then unreadable in the stream.
-    // If this fails or the process dies first, the deleted-session-key reaction destroys it.
+    // If this fails or the process dies first, the session-key-erasure reaction destroys it.
     await this.dataKeys.destroy(dataKeyIdFor('session', params.id));
   }
 }
