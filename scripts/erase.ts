@@ -8,7 +8,7 @@ import { DeciderRunner } from '@shop/commands';
 import { DomainError, userAggregate } from '@shop/domain';
 import { connectNats, EventStore } from '@shop/eventstore';
 import { PositionTracker, ReadModelPositions } from '@shop/projections';
-import { accountErasureFacts, readModel, readModelProjections } from '@shop/read-models';
+import { erasureReadModels, readModel, readModelProjections } from '@shop/read-models';
 import { eraseAccount, openDataKeyVault } from '@shop/wallets';
 
 const usage = `Usage: npm run erase -- user <user-id>
@@ -51,15 +51,7 @@ async function main(argv: readonly string[]): Promise<number> {
         stream: store,
         dataKeys,
         // The projector has to catch up with the stream's head first; an operator can wait longer than a user.
-        readModelsReach: (sequence) =>
-          positions.waitUntilReadable(
-            new Map([
-              ['order', sequence],
-              ['session', sequence],
-            ]),
-            readModelWaitMs,
-          ),
-        readFacts: (id) => accountErasureFacts(readModelDb, id),
+        ...erasureReadModels(positions, readModelDb, readModelWaitMs),
         closeAccount: (id, command) =>
           runner.run(userAggregate, id, command, {
             commandId: randomUUID(),

@@ -1,7 +1,7 @@
 import { Kysely } from 'kysely';
+import { openOrderStatuses } from '@shop/domain';
+import { ReadModelPositions } from '@shop/projections';
 import { ReadModelDatabase } from './read-model-database';
-
-const openOrderStatuses = ['awaiting_approval', 'payment_confirmed', 'in_progress'] as const;
 
 /**
  * What closing an account is decided on: whether one of the user's orders is open, and which
@@ -22,4 +22,27 @@ export async function accountErasureFacts(
     readModel.selectFrom('chat_sessions').select('session_id').where('user_id', '=', userId).execute(),
   ]);
   return { openOrder: openOrder !== undefined, sessionIds: sessions.map((s) => s.session_id) };
+}
+
+/**
+ * The read models an erasure is decided on, for every process that erases (the gateway, the
+ * operator's command): a bounded wait until the orders and chat sessions models have applied
+ * a stream position, and the facts read from them.
+ */
+export function erasureReadModels(
+  positions: ReadModelPositions,
+  readModel: Kysely<ReadModelDatabase>,
+  waitMs: number,
+) {
+  return {
+    readModelsReach: (sequence: number) =>
+      positions.waitUntilReadable(
+        new Map([
+          ['order', sequence],
+          ['session', sequence],
+        ]),
+        waitMs,
+      ),
+    readFacts: (userId: string) => accountErasureFacts(readModel, userId),
+  };
 }

@@ -101,6 +101,13 @@ const rank: Record<OrderStatus, number> = {
   cancelled: 4,
 };
 
+/** An order in one of these statuses is open: not delivered or cancelled yet (an account with one stays open). */
+export const openOrderStatuses: readonly OrderStatus[] = [
+  'awaiting_approval',
+  'payment_confirmed',
+  'in_progress',
+];
+
 const target: Record<ProviderUpdateKind, OrderStatus> = {
   payment_succeeded: 'payment_confirmed',
   delivery_initiated: 'in_progress',

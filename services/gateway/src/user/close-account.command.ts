@@ -5,7 +5,7 @@ import { Aggregates } from '@shop/commands';
 import type { GatewayConfig } from '@shop/config';
 import type { EventStore } from '@shop/eventstore';
 import { ReadModelPositions } from '@shop/projections';
-import { accountErasureFacts, type ReadModelDatabase } from '@shop/read-models';
+import { erasureReadModels, type ReadModelDatabase } from '@shop/read-models';
 import { DataKeyVault, eraseAccount } from '@shop/wallets';
 import { currentCorrelationId } from '@shop/logging';
 import { CONFIG, DATA_KEYS, EVENT_STORE, READ_DB } from '../infrastructure/tokens';
@@ -37,15 +37,7 @@ export class CloseAccountHandler implements ICommandHandler<CloseAccountCommand>
       {
         stream: this.store,
         dataKeys: this.dataKeys,
-        readModelsReach: (sequence) =>
-          this.positions.waitUntilReadable(
-            new Map([
-              ['order', sequence],
-              ['session', sequence],
-            ]),
-            this.config.CONSISTENT_READ_TIMEOUT_MS,
-          ),
-        readFacts: (id) => accountErasureFacts(this.readModel, id),
+        ...erasureReadModels(this.positions, this.readModel, this.config.CONSISTENT_READ_TIMEOUT_MS),
         closeAccount: (id, command) =>
           this.aggregates.user.execute(id, command, {
             actor: { kind: 'user', id },
