@@ -458,7 +458,11 @@ export function memory(stack: BenchStack) {
 }
 
 /** (e) Every read-model projection, then the analytics ones, rebuilt from one generated stream. */
-export async function rebuild(ctx: PhaseContext, minEvents: number) {
+export async function rebuild(
+  ctx: PhaseContext,
+  minEvents: number,
+  profiled?: <T>(work: () => Promise<T>) => Promise<T>,
+) {
   ctx.log('(e) rebuild');
   const store = await ctx.openStore('rb');
   const readModel = await measureRebuild({
@@ -470,6 +474,7 @@ export async function rebuild(ctx: PhaseContext, minEvents: number) {
     minEvents,
     runId: ctx.stack.names.runId,
     log: ctx.log,
+    profiled,
   });
   ctx.log('(e) rebuilding the analytics projections from the same stream');
   const started = performance.now();

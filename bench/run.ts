@@ -16,6 +16,7 @@ import { eventsPerUser } from './event-history';
 import { idleSchemaSuffixes, measureIdleStack, stackPackages } from './idle-stack';
 import { growth, memory, pacedWrites, PhaseContext, rawPath, readPath, rebuild, writePath } from './phases';
 import { renderTable, resultRows } from './report';
+import { profileThisProcess } from './self-profile';
 import { onboardUsers } from './users';
 
 /**
@@ -178,16 +179,21 @@ async function main(): Promise<void> {
       results.writeToReadable = await profiled('paced', () => pacedWrites(ctx, fixedCommandRate));
     if (phases.has('growth'))
       results.growth = await profiled('growth', () => growth(ctx, growthEvents, fixedCommandRate));
-    if (phases.has('rebuild')) results.rebuild = await rebuild(ctx, minEvents);
+    if (phases.has('rebuild'))
+      results.rebuild = await rebuild(ctx, minEvents, (work) =>
+        profileThisProcess(profileDir, 'rebuild', work),
+      );
     if (phases.has('encryption')) {
-      results.encryption = await measureEncryptionCost({
-        nc,
-        db,
-        name: `${names.schema}_enc`,
-        users: Math.ceil(minEvents / 10 / eventsPerUser),
-        rounds: 2,
-        log,
-      });
+      results.encryption = await profileThisProcess(profileDir, 'encryption', () =>
+        measureEncryptionCost({
+          nc,
+          db,
+          name: `${names.schema}_enc`,
+          users: Math.ceil(minEvents / 10 / eventsPerUser),
+          rounds: 2,
+          log,
+        }),
+      );
     }
     rss.atEnd = memory(stack);
   } finally {
