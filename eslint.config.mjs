@@ -41,4 +41,10 @@ export default tseslint.config(
       '@typescript-eslint/no-explicit-any': 'error',
     },
   },
+  {
+    // CommonJS preloads run without a transpiler (bench/cpu-profile.cjs).
+    files: ['**/*.cjs'],
+    languageOptions: { globals: { require: 'readonly' } },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
 );

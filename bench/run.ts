@@ -108,7 +108,7 @@ async function main(): Promise<void> {
       ...settings,
       ...(profileDir
         ? {
-            NODE_OPTIONS: `--require @swc-node/register --require ${resolve(__dirname, 'cpu-profile.ts')}`,
+            NODE_OPTIONS: `--require ${resolve(__dirname, 'cpu-profile.cjs')}`,
             BENCH_PROFILE_DIR: profileDir,
           }
         : {}),
@@ -127,7 +127,7 @@ async function main(): Promise<void> {
   const rss: Record<string, unknown> = { afterStart: memory(stack) };
   results.memory = rss;
   try {
-    /** With --profile, the services' CPU profiles of `phase` alone (see cpu-profile.ts). */
+    /** With --profile, the services' CPU profiles of `phase` alone (see cpu-profile.cjs). */
     const profiled = async <T>(phase: string, work: () => Promise<T>): Promise<T> => {
       if (!profileDir) return work();
       await markProfiles(stack, profileDir, `before-${phase}`);
