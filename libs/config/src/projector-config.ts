@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { port } from './env-types';
+import { booleanFlag, port } from './env-types';
 import { dataEncryptionKeyRequiredInProduction } from './data-encryption-key';
 import { sharedEnv } from './shared-config';
 
@@ -9,6 +9,8 @@ export const projectorEnv = sharedEnv
     METRICS_PORT: port(9464),
     PROJECTOR_BATCH_SIZE: z.coerce.number().int().min(1).max(10_000).default(500),
     PROJECTOR_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(3),
+    /** Each batch's commit waits for the WAL flush (not needed to rebuild after a crash). */
+    PROJECTOR_DURABLE_COMMITS: booleanFlag(false),
     PROJECTIONS: z
       .string()
       .optional()

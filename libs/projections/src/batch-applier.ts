@@ -53,11 +53,13 @@ export class BatchApplier {
     private readonly projection: AnyProjection,
     private readonly maxAttempts: number,
     /**
-     * False for a schema nobody reads yet (a rebuild before its swap): its commits need not wait
-     * for the WAL flush, because a crash only means rebuilding again, and the swap's own
-     * synchronous commit flushes everything written before it.
+     * Whether a batch's commit waits for the WAL flush. A read model can be rebuilt from the
+     * stream, and the checkpoint commits with its batch: a Postgres crash loses at most the last
+     * batches and their checkpoint together, as if they had rolled back, and the runner applies
+     * them again from the stream. A schema nobody reads yet (a rebuild before its swap) never
+     * needs it; the swap's own synchronous commit flushes everything written before it.
      */
-    private readonly durableCommits = true,
+    private readonly durableCommits = false,
   ) {
     this.db = db;
   }

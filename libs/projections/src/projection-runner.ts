@@ -24,6 +24,12 @@ export interface ProjectionRunnerOptions {
   projection: AnyProjection;
   batchSize?: number;
   maxAttempts?: number;
+  /**
+   * Each batch's commit waits for the WAL flush (the fsync a projection's consistency does not
+   * need: see BatchApplier). Off by default: at a light load, where every command is a batch
+   * of its own, the flush is most of what a write waits for before it is readable.
+   */
+  durableCommits?: boolean;
   logger?: RunnerLogger;
   onBatch?: (outcome: BatchOutcome, projection: string, batchSize: number) => void;
 }
@@ -74,7 +80,13 @@ export class ProjectionRunner {
   constructor(private readonly options: ProjectionRunnerOptions) {
     this.batchSize = options.batchSize ?? 500;
     this.logger = options.logger ?? silent;
-    this.applier = new BatchApplier(options.db, options.schema, options.projection, options.maxAttempts ?? 3);
+    this.applier = new BatchApplier(
+      options.db,
+      options.schema,
+      options.projection,
+      options.maxAttempts ?? 3,
+      options.durableCommits,
+    );
     this.subjectPrefixes = options.projection.aggregates.map((a) => `${options.store.subjectPrefix}.${a}.`);
   }
 

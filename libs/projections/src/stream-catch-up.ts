@@ -45,7 +45,7 @@ export async function catchUpProjections(options: CatchUpOptions): Promise<Catch
   const batchSize = options.batchSize ?? 2000;
   const targets = projections.map((p) => (typeof until === 'number' ? until : (until.get(p.name) ?? 0)));
   // Every caller catches up a schema that is not live yet (a rebuild, an inspection copy).
-  const appliers = projections.map((p) => new BatchApplier(db, schema, p, options.maxAttempts ?? 3, false));
+  const appliers = projections.map((p) => new BatchApplier(db, schema, p, options.maxAttempts ?? 3));
   const positions = await Promise.all(appliers.map((a) => a.checkpoint()));
   let messages = 0;
   let events = 0;

@@ -70,6 +70,33 @@ describe('BatchApplier', () => {
     expect(await applier.checkpoint()).toBe(start + 2);
   });
 
+  it("commits a batch without waiting for the WAL flush unless asked to, and leaves the connection's setting as it was", async () => {
+    const seen: string[] = [];
+    const projection: ReadModelProjection = {
+      name: 'durability',
+      aggregates: ['user'],
+      tables: [],
+      async apply(db) {
+        const { rows } = await sql<{
+          setting: string;
+        }>`SELECT current_setting('synchronous_commit') AS setting`.execute(db);
+        seen.push(rows[0]!.setting);
+      },
+    };
+    const rebuildable = new BatchApplier(database.db, env.schema, projection, 3);
+    const durable = new BatchApplier(database.db, env.schema, projection, 3, true);
+    const start = await rebuildable.checkpoint();
+
+    await rebuildable.apply([item(start + 1)], start);
+    await durable.apply([item(start + 2)], start + 1);
+
+    expect(seen).toEqual(['off', 'on']);
+    const { rows } = await sql<{
+      setting: string;
+    }>`SELECT current_setting('synchronous_commit') AS setting`.execute(database.db);
+    expect(rows[0]!.setting).toBe('on');
+  });
+
   it('commits nothing when the checkpoint is not where the runner left it', async () => {
     const { applier, rows, start } = await freshApplier('moved');
 

@@ -73,6 +73,7 @@ export async function startProjector(config: ProjectorConfig, logger: Logger): P
         projection,
         batchSize: config.PROJECTOR_BATCH_SIZE,
         maxAttempts: config.PROJECTOR_MAX_ATTEMPTS,
+        durableCommits: config.PROJECTOR_DURABLE_COMMITS,
         logger,
         onBatch,
       }),
