@@ -29,6 +29,8 @@ export interface PhaseContext {
   api: ApiClient;
   users: BenchUser[];
   db: Kysely<unknown>;
+  /** The database the stack and `db` are on. */
+  databaseUrl: string;
   openStore(suffix: string): Promise<EventStore>;
   /** The stream the stack runs on. */
   openLiveStore(): Promise<EventStore>;
@@ -130,7 +132,7 @@ export async function rawPath(ctx: PhaseContext) {
   );
   const raw = await rawFloor({
     store: await ctx.openStore('raw'),
-    db: ctx.db,
+    databaseUrl: ctx.databaseUrl,
     liveSchema: ctx.stack.names.schema,
     scratchSchema: `${ctx.stack.names.schema}_raw`,
     concurrency: ctx.concurrency,

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Kysely, sql } from 'kysely';
 import { eventCatalogue } from '@shop/contracts';
+import { createDatabase } from '@shop/db';
 import { buildCommit, EventStore, encodeCommit } from '@shop/eventstore';
 import { closedLoop, LoadResult } from './load';
 import { benchProduct } from './users';
@@ -8,17 +9,34 @@ import { benchProduct } from './users';
 /**
  * The same work as a cart command without our code: publish one commit-sized message with an
  * expected-subject-sequence guard and wait for its ack, then upsert the row it describes into
- * a cart_items-shaped table. No decider, no HTTP, no projector, no read-your-writes wait.
+ * a cart_items-shaped table. No decider, no HTTP, no projector, no read-your-writes wait. The
+ * upsert commits as the projections' batches do, without waiting for the WAL flush.
  */
 export async function rawFloor(options: {
   store: EventStore;
-  db: Kysely<unknown>;
+  databaseUrl: string;
   liveSchema: string;
   scratchSchema: string;
   concurrency: number;
   seconds: number;
 }): Promise<LoadResult> {
-  const { store, db, concurrency, seconds } = options;
+  const { store, concurrency } = options;
+  const url = new URL(options.databaseUrl);
+  url.searchParams.set('options', '-c synchronous_commit=off');
+  const database = createDatabase(url.toString(), { max: concurrency, applicationName: 'bench-raw-floor' });
+  try {
+    return await upsertLoop(store, database.db as Kysely<unknown>, options);
+  } finally {
+    await database.close();
+  }
+}
+
+async function upsertLoop(
+  store: EventStore,
+  db: Kysely<unknown>,
+  options: { liveSchema: string; scratchSchema: string; concurrency: number; seconds: number },
+): Promise<LoadResult> {
+  const { concurrency, seconds } = options;
   await store.ensureStream();
   await sql`CREATE SCHEMA ${sql.id(options.scratchSchema)}`.execute(db);
   const table = sql.table(`${options.scratchSchema}.cart_items`);

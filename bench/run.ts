@@ -151,6 +151,7 @@ async function main(): Promise<void> {
       api,
       users: await onboardUsers(api, stack.provider, concurrency * usersPerWorker, 16, names.runId),
       db,
+      databaseUrl,
       openStore: async (suffix) =>
         EventStore.create(nc, {
           stream: `${names.stream}_${suffix}`.toUpperCase(),
