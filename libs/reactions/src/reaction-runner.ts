@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { AckPolicy, Consumer, ConsumerMessages, DeliverPolicy, JsMsg, nanos } from 'nats';
 import pg from 'pg';
 import { RecordedEvent } from '@shop/contracts';
-import { EventStore } from '@shop/eventstore';
+import { EventStore, parseCommit } from '@shop/eventstore';
 import { withCorrelationId } from '@shop/logging';
 import { Reaction } from './reaction';
 import { ReactionParking } from './reaction-parking';
@@ -172,6 +172,10 @@ export class ReactionRunner {
   private async handle(message: JsMsg): Promise<void> {
     const { store, reaction, logger, parking } = this.options;
     const entry = { reaction: reaction.name, subject: message.subject, sequence: message.seq };
+    if (!this.handlesAny(message.data)) {
+      message.ack();
+      return;
+    }
     const max = this.options.maxDeliveries ?? 10;
     let attempt = message.info.redeliveryCount;
     for (;;) {
@@ -201,6 +205,21 @@ export class ReactionRunner {
         await sleep(retryDelayMs(attempt), undefined, { signal: this.halt.signal }).catch(() => undefined);
         attempt++;
       }
+    }
+  }
+
+  /**
+   * Whether a message holds an event the reaction handles, read from its events' types alone.
+   * Most of an aggregate's messages hold none (every chat message, for the session's key
+   * erasure): they are acknowledged with no parking query, no decoding and no sealed field
+   * opened. A message that cannot be parsed goes the whole way, to fail and park there.
+   */
+  private handlesAny(payload: Uint8Array): boolean {
+    const { eventTypes } = this.options.reaction;
+    try {
+      return parseCommit(payload, 'trusted').events.some((event) => eventTypes.includes(event.type));
+    } catch {
+      return true;
     }
   }
 

@@ -166,6 +166,42 @@ describe('reaction runner', () => {
     }
   });
 
+  it('acknowledges the events it does not handle without asking the parking about them', async () => {
+    const cartId = randomUUID();
+    const handled: number[] = [];
+    const asked: string[] = [];
+    const parking = new (class extends MemoryParking {
+      override async holds(reaction: string, subject: string): Promise<boolean> {
+        if (subject.endsWith(cartId)) asked.push(subject);
+        return super.holds(reaction, subject);
+      }
+    })();
+    // Added, removed, added, removed, added: the last is handled, so by then the removals were taken.
+    const sequences = await appendHistory(cartId, 5);
+    const runner = new ReactionRunner({
+      store: t.store,
+      logger: silent,
+      parking,
+      reaction: {
+        name: `added_${randomUUID().slice(0, 8)}`,
+        aggregate: 'cart',
+        eventTypes: ['ItemAdded'],
+        handle: async (event) => {
+          if (event.aggregateId === cartId) handled.push(event.sequence);
+        },
+      },
+    });
+    await runner.start();
+    try {
+      const added = sequences.filter((_, i) => i % 2 === 0);
+      await until(() => handled.length === added.length, 'every ItemAdded handled');
+      expect(handled).toEqual(added);
+      expect(asked).toHaveLength(added.length);
+    } finally {
+      await runner.stop();
+    }
+  });
+
   it('holds later events of a subject behind its parked event and replays them in order', async () => {
     const cartId = randomUUID();
     const parking = new MemoryParking();
