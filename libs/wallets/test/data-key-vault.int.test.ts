@@ -49,6 +49,16 @@ describe('data key vault', () => {
     const fresh = await openDataKeyVault(db, schema, masterKey);
     const stored = await fresh.keysForReading(new Set(batch));
     batch.forEach((id, i) => expect(stored.get(id)!.equals(keys[i]!)).toBe(true));
+    // The batch's keys and wrapping nonces come from one draw: no nonce repeats or overlaps a key.
+    const rows = await (db.withSchema(schema) as unknown as Kysely<SecretsDatabase>)
+      .selectFrom('data_keys')
+      .select('iv')
+      .where('key_id', 'in', batch)
+      .execute();
+    const nonces = rows.map((row) => row.iv!);
+    expect(nonces.every((nonce) => nonce.length === 12)).toBe(true);
+    expect(new Set(nonces.map((nonce) => nonce.toString('hex'))).size).toBe(50);
+    for (const nonce of nonces) expect(keys.some((key) => key.includes(nonce))).toBe(false);
   });
 
   it('first uses that come while a key insert is in flight share the next insert', async () => {
