@@ -5,10 +5,10 @@ import { Kysely } from 'kysely';
 import { createDatabase, ensureDatabase } from '@shop/db';
 import { connectNats } from '@shop/eventstore';
 import { benchNames } from './bench-stack';
-import { measureEncryptionCost } from './encryption-cost';
+import { APPEND_SLICES, measureEncryptionCost } from './encryption-cost';
 
 /**
- * `npm run bench:encryption -- [--users N] [--rounds N]`: the cost of sealing personal fields on
+ * `npm run bench:encryption -- [--users N] [--rounds N] [--slices N]`: the cost of sealing personal fields on
  * the write path and on rebuild, without the rest of the bench (no services are started).
  * Writes bench/results/<timestamp>-encryption.json.
  */
@@ -31,6 +31,7 @@ async function main(): Promise<void> {
       name: `bench_${benchNames().runId}_enc`,
       users: option('users', 1000),
       rounds: option('rounds', 3),
+      slices: option('slices', APPEND_SLICES),
       log: (line) => process.stderr.write(`${line}\n`),
     });
     const output = {

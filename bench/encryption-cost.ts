@@ -73,15 +73,21 @@ export interface EncryptionCost {
   clear: EncryptionCostSide;
   sealed: EncryptionCostSide;
   sealedKnownKeys: EncryptionCostSide;
+  /** Slices each round's appends were cut into, every side's slice timed next to the others'. */
+  slices: number;
   /**
-   * Wall time, each round's sides compared with each other: the machine is shared, and a ratio of
-   * runs seconds apart moves less with other work than a ratio of medians taken minutes apart.
+   * Wall time, medians of paired samples: the appends of one slice of the histories on each side,
+   * run back to back (the rebuilds: each round's, side by side). The machine is shared, and a
+   * ratio of runs seconds apart moves less with other work than a ratio of totals taken minutes apart.
    */
   writeOverheadPercent: number;
   writeOverheadKnownKeysPercent: number;
   rebuildOverheadPercent: number;
   /** The same ratios of this process's CPU time (the NATS server's and Postgres's work is not in it). */
   cpuOverheadPercent: Overheads;
+  /** How far the paired samples behind each median spread. */
+  wallOverheadSpreadPercent: Record<keyof Overheads, OverheadSpread>;
+  cpuOverheadSpreadPercent: Record<keyof Overheads, OverheadSpread>;
 }
 
 const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
@@ -124,22 +130,58 @@ function summarize(rounds: readonly RoundResult[]): EncryptionCostSide {
   };
 }
 
-function overheads(results: Record<Side, RoundResult[]>, measure: keyof Timing): Overheads {
-  const ratio = (side: Side, phase: 'append' | 'rebuild') =>
-    round(
-      (median(results[side].map((r, i) => r[phase]![measure] / results.clear[i]![phase]![measure])) - 1) *
-        100,
-      1,
-    );
+/** Extra time over the clear side in percent, of paired samples: their median and quartiles. */
+export interface OverheadSpread {
+  median: number;
+  lowerQuartile: number;
+  upperQuartile: number;
+  samples: number;
+}
+
+function quantile(sorted: readonly number[], q: number): number {
+  const at = (sorted.length - 1) * q;
+  const below = Math.floor(at);
+  return sorted[below]! + (sorted[Math.ceil(at)]! - sorted[below]!) * (at - below);
+}
+
+function spread(sealed: readonly Timing[], clear: readonly Timing[], measure: keyof Timing): OverheadSpread {
+  const percents = sealed.map((t, i) => (t[measure] / clear[i]![measure] - 1) * 100).sort((a, b) => a - b);
   return {
-    write: ratio('sealed', 'append'),
-    writeKnownKeys: ratio('sealedKnownKeys', 'append'),
-    rebuild: ratio('sealed', 'rebuild'),
+    median: round(quantile(percents, 0.5), 1),
+    lowerQuartile: round(quantile(percents, 0.25), 1),
+    upperQuartile: round(quantile(percents, 0.75), 1),
+    samples: percents.length,
   };
 }
 
+function overheads(
+  results: Record<Side, RoundResult[]>,
+  slices: Record<Side, Timing[]>,
+  measure: keyof Timing,
+): Record<keyof Overheads, OverheadSpread> {
+  const rebuilds = (side: Side) => results[side].map((r) => r.rebuild!);
+  return {
+    write: spread(slices.sealed, slices.clear, measure),
+    writeKnownKeys: spread(slices.sealedKnownKeys, slices.clear, measure),
+    rebuild: spread(rebuilds('sealed'), rebuilds('clear'), measure),
+  };
+}
+
+const medians = (spreads: Record<keyof Overheads, OverheadSpread>): Overheads => ({
+  write: spreads.write.median,
+  writeKnownKeys: spreads.writeKnownKeys.median,
+  rebuild: spreads.rebuild.median,
+});
+
 /** Collects garbage when the bench runs with --expose-gc, so no phase pays for the one before it. */
 const collectGarbage = (globalThis as { gc?: () => void }).gc ?? (() => undefined);
+
+/**
+ * Paired append samples per round. Few: each slice starts its pipeline full at once, and first
+ * uses that start together share one key insert, where later chains start one by one as earlier
+ * ones end, as users arrive; more slices would make key creation look cheaper than it is.
+ */
+export const APPEND_SLICES = 2;
 
 /** Users of the warm-up round, which is run and thrown away so no side pays for compiling the code. */
 const WARM_UP_USERS = 200;
@@ -148,7 +190,8 @@ const WARM_UP_USERS = 200;
  * What sealing personal fields costs: the same kind of user histories appended, then every
  * read-model projection rebuilt from them, with the clear catalogue and sealed under data keys
  * (a cold key cache on rebuild, so key loads count). An untimed warm-up round comes first. Each
- * round appends on every side, starting with another one each time, and only then rebuilds: a
+ * round appends its histories slice by slice, every side in turn (each slice starting with
+ * another side), so each slice gives one paired sample per side; only then does it rebuild: a
  * timed append never follows a rebuild, a schema drop or a stream deletion, whose aftermath in
  * Postgres and NATS would fall on whichever side came next.
  */
@@ -159,12 +202,17 @@ export async function measureEncryptionCost(options: {
   name: string;
   users: number;
   rounds: number;
+  /** Slices each round's appends are cut into (APPEND_SLICES when not given). */
+  slices?: number;
   log: (line: string) => void;
 }): Promise<EncryptionCost> {
   const { nc, db, name, log } = options;
   const keysSchema = `${name}_keys`;
   const masterKey = randomBytes(32);
   const results: Record<Side, RoundResult[]> = { clear: [], sealed: [], sealedKnownKeys: [] };
+  /** Every timed slice's append, in the same order on each side: index i of each is one slice. */
+  const sliceTimings: Record<Side, Timing[]> = { clear: [], sealed: [], sealedKnownKeys: [] };
+  const slices = options.slices ?? APPEND_SLICES;
   const figures = (t: Timing | undefined) =>
     t ? `${round(t.seconds)} s (cpu ${round(t.cpuSeconds)} s)` : '-';
   try {
@@ -193,14 +241,27 @@ export async function measureEncryptionCost(options: {
         prepared.set(side, { store, chains, id });
       }
       const measured: Partial<Record<Side, RoundResult>> = {};
-      for (const side of order) {
-        const { store, chains } = prepared.get(side)!;
-        log(`encryption cost: ${label}, ${side}: appending ${users} user histories`);
-        collectGarbage();
-        const [events, append] = await timed(() => appendChains(store, chains, 256));
-        measured[side] = { events, append };
-        log(`  ${side}: append ${figures(append)}`);
+      for (const side of sides) measured[side] = { events: 0, append: { seconds: 0, cpuSeconds: 0 } };
+      const sliceCount = warmUp ? 1 : slices;
+      for (let s = 0; s < sliceCount; s++) {
+        // Each slice starts with another side, so none always runs first after the pause between.
+        const sliceOrder = [...order.slice(s % order.length), ...order.slice(0, s % order.length)];
+        for (const side of sliceOrder) {
+          const { store, chains } = prepared.get(side)!;
+          const slice = chains.slice(
+            Math.floor((chains.length * s) / sliceCount),
+            Math.floor((chains.length * (s + 1)) / sliceCount),
+          );
+          collectGarbage();
+          const [events, append] = await timed(() => appendChains(store, slice, 256));
+          const total = measured[side]!;
+          total.events += events;
+          total.append.seconds += append.seconds;
+          total.append.cpuSeconds += append.cpuSeconds;
+          if (!warmUp) sliceTimings[side].push(append);
+        }
       }
+      for (const side of order) log(`  ${label}, ${side}: append ${figures(measured[side]!.append)}`);
       for (const side of order) {
         if (side === 'sealedKnownKeys') continue;
         const { store, id } = prepared.get(side)!;
@@ -233,16 +294,20 @@ export async function measureEncryptionCost(options: {
   } finally {
     await sql`DROP SCHEMA IF EXISTS ${sql.id(keysSchema)} CASCADE`.execute(db);
   }
-  const wall = overheads(results, 'seconds');
+  const wall = overheads(results, sliceTimings, 'seconds');
+  const cpu = overheads(results, sliceTimings, 'cpuSeconds');
   return {
     users: options.users,
     rounds: options.rounds,
+    slices,
     clear: summarize(results.clear),
     sealed: summarize(results.sealed),
     sealedKnownKeys: summarize(results.sealedKnownKeys),
-    writeOverheadPercent: wall.write,
-    writeOverheadKnownKeysPercent: wall.writeKnownKeys,
-    rebuildOverheadPercent: wall.rebuild,
-    cpuOverheadPercent: overheads(results, 'cpuSeconds'),
+    writeOverheadPercent: wall.write.median,
+    writeOverheadKnownKeysPercent: wall.writeKnownKeys.median,
+    rebuildOverheadPercent: wall.rebuild.median,
+    cpuOverheadPercent: medians(cpu),
+    wallOverheadSpreadPercent: wall,
+    cpuOverheadSpreadPercent: cpu,
   };
 }

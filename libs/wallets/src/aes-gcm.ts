@@ -6,9 +6,11 @@ export interface Sealed {
   authTag: Buffer;
 }
 
-/** AES-256-GCM with a fresh 96-bit IV per secret; the tag makes tampering detectable. */
-export function seal(key: Buffer, plaintext: string, associatedData: string): Sealed {
-  const iv = randomBytes(12);
+/**
+ * AES-256-GCM with a fresh 96-bit IV per secret; the tag makes tampering detectable. A caller
+ * sealing many secrets at once may draw their IVs together, each used once.
+ */
+export function seal(key: Buffer, plaintext: string, associatedData: string, iv = randomBytes(12)): Sealed {
   const cipher = createCipheriv('aes-256-gcm', key, iv);
   cipher.setAAD(Buffer.from(associatedData, 'utf8'));
   const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);

@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import fc from 'fast-check';
-import { Kysely, KyselyPlugin, PostgresDialect } from 'kysely';
+import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SecretsDatabase } from '@shop/db';
@@ -31,26 +31,32 @@ class InjectedFault extends Error {}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** A vault whose first statements fail as `faults` say, in turn (then none does), each answer arriving after a delay. */
+/**
+ * A vault whose first statements fail as `faults` say, in turn (then none does), each answer
+ * arriving after a delay. The faults are the connection's, so they fall on every statement the
+ * vault sends, however it built it.
+ */
 function faultyVault(faults: readonly Fault[], delays: readonly number[]): DataKeyVault {
   let n = 0;
-  const plugin: KyselyPlugin = {
-    transformQuery({ node }) {
-      if (faults[n] === 'before') {
-        n++;
-        throw new InjectedFault('refused before the statement ran');
-      }
-      return node;
+  const faultyPool = {
+    async connect() {
+      const client = await pool.connect();
+      return {
+        async query(text: string, values: unknown[]) {
+          const i = n++;
+          if (faults[i] === 'before') throw new InjectedFault('refused before the statement ran');
+          const result: unknown = await client.query(text, values);
+          await sleep(delays[i % delays.length]!);
+          if (faults[i] === 'after') throw new InjectedFault('the answer was lost');
+          return result;
+        },
+        release: (error?: Error) => client.release(error),
+      };
     },
-    async transformResult({ result }) {
-      const i = n++;
-      await sleep(delays[i % delays.length]!);
-      if (faults[i] === 'after') throw new InjectedFault('the answer was lost');
-      return result;
-    },
-  };
-  const secrets = db.withSchema(schema).withPlugin(plugin) as unknown as Kysely<SecretsDatabase>;
-  return new DataKeyVault(secrets, masterKey);
+    end: () => Promise.resolve(),
+  } as unknown as pg.Pool;
+  const faulty = new Kysely<unknown>({ dialect: new PostgresDialect({ pool: faultyPool }) });
+  return new DataKeyVault(faulty.withSchema(schema) as unknown as Kysely<SecretsDatabase>, masterKey);
 }
 
 /** An erasure is retried until it is answered, as the operator's command would be. */

@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { Kysely, PostgresDialect } from 'kysely';
+import { Kysely, KyselyPlugin, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SecretsDatabase } from '@shop/db';
@@ -49,6 +49,43 @@ describe('data key vault', () => {
     const fresh = await openDataKeyVault(db, schema, masterKey);
     const stored = await fresh.keysForReading(new Set(batch));
     batch.forEach((id, i) => expect(stored.get(id)!.equals(keys[i]!)).toBe(true));
+    // The batch's keys and wrapping nonces come from one draw: no nonce repeats or overlaps a key.
+    const rows = await (db.withSchema(schema) as unknown as Kysely<SecretsDatabase>)
+      .selectFrom('data_keys')
+      .select('iv')
+      .where('key_id', 'in', batch)
+      .execute();
+    const nonces = rows.map((row) => row.iv!);
+    expect(nonces.every((nonce) => nonce.length === 12)).toBe(true);
+    expect(new Set(nonces.map((nonce) => nonce.toString('hex'))).size).toBe(50);
+    for (const nonce of nonces) expect(keys.some((key) => key.includes(nonce))).toBe(false);
+  });
+
+  it('first uses that come while a key insert is in flight share the next insert', async () => {
+    let releaseFirst!: () => void;
+    const firstAnswered = new Promise<void>((resolve) => (releaseFirst = resolve));
+    let statements = 0;
+    const held: KyselyPlugin = {
+      transformQuery: ({ node }) => node,
+      async transformResult({ result }) {
+        if (statements++ === 0) await firstAnswered;
+        return result;
+      },
+    };
+    const writer = new DataKeyVault(
+      db.withSchema(schema).withPlugin(held) as unknown as Kysely<SecretsDatabase>,
+      masterKey,
+    );
+    const [first, ...later] = ids(21);
+    const keys = [writer.keyForWriting(first!)];
+    for (const id of later) {
+      // Each in a turn of its own, as commands arrive.
+      await new Promise((resolve) => setImmediate(resolve));
+      keys.push(writer.keyForWriting(id));
+    }
+    releaseFirst();
+    expect(new Set((await Promise.all(keys)).map((k) => k.toString('hex'))).size).toBe(21);
+    expect(statements).toBe(2);
   });
 
   it('loads the keys of a batch in one round trip, then serves them from its cache', async () => {
