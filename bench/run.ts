@@ -191,7 +191,7 @@ async function main(): Promise<void> {
           db,
           name: `${names.schema}_enc`,
           users: Math.ceil(minEvents / 10 / eventsPerUser),
-          rounds: 2,
+          rounds: 3,
           log,
         }),
       );
