@@ -95,7 +95,8 @@ export function sealedKeyIds(catalogue: EventCatalogue, envelope: EventEnvelope,
 /**
  * The envelope's data with each sealed field opened, or set to its erased marker when its key
  * was destroyed or this reader holds no keys at all. A field stored in clear (written before
- * personal data was encrypted) is read as it is.
+ * personal data was encrypted) is read as it is. The data is the reader's freshly parsed copy
+ * and its fields are opened in place: a copy of it per sealed event was garbage on every replay.
  */
 export function openEnvelopeData(
   catalogue: EventCatalogue,
@@ -106,18 +107,16 @@ export function openEnvelopeData(
   const fields = catalogue.personalFields(envelope.type);
   const stored = envelope.data as Record<string, unknown> | null;
   if (fields.length === 0 || typeof stored !== 'object' || stored === null) return envelope.data;
-  let data: Record<string, unknown> | null = null;
   for (const { name, erased } of fields) {
     const value = stored[name];
     if (!isSealedValue(value)) continue;
-    data ??= { ...stored };
     if (keys === null) {
-      data[name] = erased;
+      stored[name] = erased;
       continue;
     }
     const key = keys.get(value.kid);
     if (key === undefined) throw new DataKeyMissingError(value.kid);
-    data[name] = key === null ? erased : openValue(key, envelope.id, name, value);
+    stored[name] = key === null ? erased : openValue(key, envelope.id, name, value);
   }
-  return data ?? stored;
+  return stored;
 }
