@@ -5,6 +5,7 @@ import {
   Commit,
   commitSchema,
   EventCatalogue,
+  EventEnvelope,
   NewEvent,
   parseSubject,
   RecordedEvent,
@@ -91,7 +92,9 @@ export function commitKeyIds(
 /**
  * A stored commit as current-version events with their stream positions. Sealed personal fields
  * are opened with `keys` (null: a reader without keys, which sees them as erased) before the
- * upcasters run, so upcasters and readers only ever see the clear shape.
+ * upcasters run, so upcasters and readers only ever see the clear shape. The commit is the
+ * caller's freshly parsed one and is consumed: its envelopes become the events, as a copy of
+ * each was most of what a replay allocated.
  */
 export function recordCommit(
   catalogue: EventCatalogue,
@@ -103,27 +106,25 @@ export function recordCommit(
   mode: DecodeMode = 'validated',
 ): RecordedEvent[] {
   const { aggregate } = parseSubject(subjectPrefix, subject);
-  return commit.events.map((envelope, index) => {
-    const stored = {
-      type: envelope.type,
-      version: envelope.version,
-      data: openEnvelopeData(catalogue, envelope, keys),
-    };
-    const { version, data } =
-      mode === 'trusted' && stored.version === catalogue.definition(stored.type).version
-        ? stored
-        : catalogue.upcast(stored);
-    return {
-      ...envelope,
-      version,
-      data,
-      sequence,
-      index,
-      subject,
-      aggregate: aggregate as AggregateName,
-      commandId: commit.commandId,
-    };
-  });
+  const events: RecordedEvent[] = [];
+  for (let index = 0; index < commit.events.length; index++) {
+    const envelope = commit.events[index]!;
+    let version = envelope.version;
+    let data = openEnvelopeData(catalogue, envelope, keys);
+    if (mode !== 'trusted' || version !== catalogue.definition(envelope.type).version) {
+      ({ version, data } = catalogue.upcast({ type: envelope.type, version, data }));
+    }
+    const event = envelope as EventEnvelope & Record<string, unknown>;
+    event.version = version;
+    event.data = data;
+    event.sequence = sequence;
+    event.index = index;
+    event.subject = subject;
+    event.aggregate = aggregate as AggregateName;
+    event.commandId = commit.commandId;
+    events.push(event as unknown as RecordedEvent);
+  }
+  return events;
 }
 
 /** Reads one stored message back into current-version events, with their stream positions. */

@@ -51,6 +51,56 @@ describe("decodeCommit in 'trusted' mode (replay)", () => {
     );
   });
 
+  it('gives each event the fields of its envelope in their stored order, then its position', () => {
+    const commit = buildCommit(
+      catalogue,
+      'u1',
+      [{ type: 'ThingNoted', data: { note: 'n', tags: [] } }],
+      meta,
+    );
+    const stored = {
+      ...commit,
+      events: [
+        ...commit.events,
+        { ...commit.events[0]!, type: 'ThingRenamed', version: 1, data: { name: 'A B' } },
+      ],
+    };
+    const fields = [
+      'id',
+      'type',
+      'version',
+      'aggregateId',
+      'occurredAt',
+      'correlationId',
+      'causationId',
+      'actor',
+      'data',
+      'sequence',
+      'index',
+      'subject',
+      'aggregate',
+      'commandId',
+    ];
+    for (const mode of ['trusted', 'validated'] as const) {
+      const events = decodeCommit(
+        catalogue,
+        'evt',
+        subject,
+        3,
+        encoder.encode(JSON.stringify(stored)),
+        null,
+        mode,
+      );
+      expect(events.map((e) => Object.keys(e))).toEqual([fields, fields]);
+      expect(events[1]).toMatchObject({
+        version: 2,
+        data: { first: 'A', last: 'B' },
+        index: 1,
+        aggregate: 'user',
+      });
+    }
+  });
+
   it('takes current-version data as the append validated it, and upcasts (and validates) only older versions', () => {
     const commit = buildCommit(
       catalogue,

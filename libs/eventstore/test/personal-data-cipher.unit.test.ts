@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { Commit, ERASED, eventCatalogue, EventEnvelope } from '@shop/contracts';
 import { commitKeyIds, encodeCommit, decodeCommit } from '../src/commit-codec';
 import { DataKeyMissingError } from '../src/data-keys';
-import { sealEnvelope } from '../src/personal-data-cipher';
+import { openValue, sealEnvelope, sealValue } from '../src/personal-data-cipher';
 
 const userId = randomUUID();
 const keyId = `user:${userId}`;
@@ -90,6 +90,13 @@ describe('personal data at rest', () => {
       data: { ...(second!.data as object), city: (first!.data as { email: unknown }).email },
     };
     expect(() => decode({ commandId: 'x', events: [moved] }, new Map([[keyId, key]]))).toThrow();
+  });
+
+  it('opens values of any size, one after another', () => {
+    const values = ['x'.repeat(20_000), 'short', { nested: ['é', 42] }, null];
+    const sealedValues = values.map((value, i) => sealValue(key, keyId, `e${i}`, 'f', value));
+    expect(sealedValues.map((s, i) => openValue(key, `e${i}`, 'f', s))).toEqual(values);
+    expect(() => openValue(key, 'e0', 'f', { ...sealedValues[1]!, ct: sealedValues[3]!.ct })).toThrow();
   });
 
   it('marks every personal field the issue names, and gives each an erased value its schema accepts', () => {

@@ -16,6 +16,8 @@ export interface RebuildOptions {
   /** Last stream sequence to apply; the stream's end when absent. */
   untilSequence?: number;
   batchSize?: number;
+  /** Messages a bulk rebuild decodes at once (their data keys load in one round trip). */
+  decodeBatch?: number;
   maxAttempts?: number;
   onProgress?: (sequence: number, last: number) => void;
 }
@@ -55,7 +57,15 @@ export async function rebuildProjections(options: RebuildOptions): Promise<Rebui
   const inBulk = options.projections.filter((p) => p.bulk);
   if (inBulk.length > 0) {
     try {
-      ({ events } = await rebuildInBulk({ store, db, schema, projections: inBulk, until: last, onProgress }));
+      ({ events } = await rebuildInBulk({
+        store,
+        db,
+        schema,
+        projections: inBulk,
+        until: last,
+        onProgress,
+        decodeBatch: options.decodeBatch,
+      }));
     } catch (error) {
       if (isTransientError(error)) throw error;
       bulkFallback = error instanceof Error ? error.message : String(error);

@@ -105,13 +105,14 @@ async function projectLive(schema: string): Promise<void> {
   });
 }
 
-const rebuild = (schema: string) =>
+const rebuild = (schema: string, decodeBatch?: number) =>
   rebuildProjections({
     store: t.store,
     db: database.db,
     schema,
     projections: readModelProjections(),
     migrations: readModelMigrations,
+    decodeBatch,
   });
 
 const parkedSubjects = (schema: string) =>
@@ -156,6 +157,30 @@ describe('a rebuild folding the stream in memory', () => {
     );
   });
 
+  it('folds in stream order while the next batch decodes: many small batches write the same rows', async () => {
+    await life(true);
+    await life(false);
+    const tables = readModelProjections().flatMap((p) => p.tables);
+    const whole = `${env.schema}_rb_whole`;
+    const small = `${env.schema}_rb_small`;
+    expect((await rebuild(whole)).bulkFallback).toBeUndefined();
+
+    const result = await rebuild(small, 3);
+
+    expect(result.bulkFallback).toBeUndefined();
+    expect(await tableChecksums(database.db, small, tables)).toEqual(
+      await tableChecksums(database.db, whole, tables),
+    );
+    const positions = await database.db
+      .withSchema(small)
+      .selectFrom('projection_checkpoints')
+      .select('position')
+      .execute();
+    expect(positions.map((p) => Number(p.position))).toEqual(
+      Array(readModelProjections().length).fill(result.lastSequence),
+    );
+  });
+
   it('rebuilds the batch way, parking as live did, when the stream holds an event a fold refuses', async () => {
     await append('cart', randomUUID(), {
       type: 'ItemRemoved',
@@ -166,7 +191,8 @@ describe('a rebuild folding the stream in memory', () => {
     const rebuilt = `${env.schema}_rb2`;
     await projectLive(live);
 
-    const result = await rebuild(rebuilt);
+    // Small batches: the fold fails while the next batch is decoding.
+    const result = await rebuild(rebuilt, 3);
 
     expect(result.bulkFallback).toMatch(/unknown cart item/);
     const tables = [...readModelProjections().flatMap((p) => p.tables), 'parked_events'];

@@ -168,7 +168,12 @@ export class DataKeyVault implements DataKeys {
       else found.set(id, cached);
     }
     if (missing.length === 0) return found;
-    const rows = await this.db.selectFrom('data_keys').selectAll().where('key_id', 'in', missing).execute();
+    // One array parameter, not one per key: a rebuild's batch asks for hundreds.
+    const rows = await this.db
+      .selectFrom('data_keys')
+      .selectAll()
+      .where('key_id', '=', sql<string>`ANY(${missing})`)
+      .execute();
     for (const row of rows) found.set(row.key_id, this.remember(row.key_id, this.unwrap(row)));
     return found;
   }
