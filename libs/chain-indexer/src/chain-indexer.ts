@@ -7,6 +7,7 @@ import { defaultRetryPolicy } from '@shop/retry';
 import { systemActor } from '@shop/contracts';
 import { EventStore, WrongExpectedSequenceError } from '@shop/eventstore';
 import { chainEventId, chainEventRecord } from './chain-event-record';
+import { idlePauseMs } from './idle-pause';
 import { IndexerDatabase } from './indexer-migrations';
 
 export interface ChainIndexerLogger {
@@ -29,8 +30,6 @@ export interface ChainIndexerOptions {
 }
 
 const cursorName = 'cart-contract';
-/** Empty polls in a row stretch the pause up to this many poll intervals; an event resets it. */
-const idleBackoffLimit = 4;
 
 /**
  * Polls the cart contract's events and appends each on its own subject
@@ -107,9 +106,7 @@ export class ChainIndexer {
         }
         const seen = await this.pollOnce();
         emptyPolls = seen === 0 ? emptyPolls + 1 : 0;
-        // A quiet chain is polled less often (an idle stack should cost next to nothing); the
-        // first event after a quiet spell is seen at most idleBackoffLimit intervals late.
-        if (seen === 0) await this.pause(pollIntervalMs * Math.min(2 ** (emptyPolls - 1), idleBackoffLimit));
+        if (seen === 0) await this.pause(idlePauseMs(pollIntervalMs, emptyPolls));
       } catch (error) {
         logger.warn({ err: error }, 'chain indexer poll failed; retrying');
         await this.pause(Math.min(pollIntervalMs * 4, 5000));

@@ -40,6 +40,17 @@ const silent: RunnerLogger = { info() {}, warn() {}, error() {} };
 const checkpointFlushMs = 1000;
 /** Idle this long with such progress unwritten, the runner writes it. */
 const idleFlushMs = 100;
+/**
+ * A pull waits this long for messages; the server sends them the moment they are appended, so a
+ * long wait costs no latency, and an idle consumer re-pulls (and is answered 408) only this often.
+ */
+const pullExpiresMs = 30_000;
+/**
+ * While a pull waits, the server sends a heartbeat this often; two missed (a pull lost with a
+ * stream leader) make the client check the consumer and pull again. Each heartbeat wakes the
+ * process, so this is the price of noticing a lost pull within two of them.
+ */
+const pullHeartbeatMs = 5000;
 
 /**
  * Keeps one projection up to date from its durable pull consumer. The Postgres checkpoint is
@@ -157,7 +168,11 @@ export class ProjectionRunner {
   private async consume(): Promise<void> {
     const { store, projection } = this.options;
     const consumer = await store.js.consumers.get(store.stream, consumerNameFor(projection.name));
-    const messages = await consumer.consume({ max_messages: this.batchSize * 2, expires: 5000 });
+    const messages = await consumer.consume({
+      max_messages: this.batchSize * 2,
+      expires: pullExpiresMs,
+      idle_heartbeat: pullHeartbeatMs,
+    });
     this.messages = messages;
     const buffer: JsMsg[] = [];
     let ended = false;

@@ -9,4 +9,3 @@ export * from './observability/service-observability';
 export * from './http/domain-error-status';
 export * from './http/error-response';
 export * from './http/envelope-exception-filter';
-export * from './process/run-service';

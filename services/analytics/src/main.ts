@@ -1,6 +1,6 @@
 import { analyticsEnv, loadConfigOrExit } from '@shop/config';
 import { createLogger } from '@shop/logging';
-import { runService } from '@shop/service-kit';
+import { runService } from '@shop/run-service';
 import { startAnalytics } from './analytics-service';
 
 runService('analytics', async () => {

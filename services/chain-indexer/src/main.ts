@@ -3,7 +3,7 @@ import { startChainIndexer } from '@shop/chain-indexer';
 import { createDatabase } from '@shop/db';
 import { openEventStore } from '@shop/eventstore';
 import { createLogger } from '@shop/logging';
-import { runService } from '@shop/service-kit';
+import { runService } from '@shop/run-service';
 
 /** The chain indexer as its own process, for deployments that do not host it in a gateway. */
 runService('chain-indexer', async () => {

@@ -1,7 +1,7 @@
 import { loadConfigOrExit, projectorEnv } from '@shop/config';
 import { startOpsServer } from '@shop/metrics';
 import { createLogger } from '@shop/logging';
-import { runService } from '@shop/service-kit';
+import { runService } from '@shop/run-service';
 import { startProjector } from './projector';
 
 runService('projector', async () => {

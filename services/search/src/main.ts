@@ -1,7 +1,7 @@
 import { loadConfigOrExit, searchEnv } from '@shop/config';
 import { MetricsEndpoint } from '@shop/metrics';
 import { createLogger } from '@shop/logging';
-import { runService } from '@shop/service-kit';
+import { runService } from '@shop/run-service';
 import { startSearchService } from './bootstrap';
 
 runService('search', async () => {

@@ -1,5 +1,5 @@
 import { loadConfigOrExit, port } from '@shop/config';
-import { runService } from '@shop/service-kit';
+import { runService } from '@shop/run-service';
 import { z } from 'zod';
 import { startApifySandbox } from './server';
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { OFFLINE_MODEL_ID } from '@shop/assistant';
 import { loadConfigOrExit, port, sharedEnv } from '@shop/config';
-import { runService } from '@shop/service-kit';
+import { runService } from '@shop/run-service';
 import { DEFAULT_MODEL_SANDBOX_KEY, startModelSandbox } from './server';
 
 const modelSandboxEnv = sharedEnv.pick({ NODE_ENV: true, LOG_LEVEL: true }).extend({

@@ -1,5 +1,5 @@
 import { loadConfigOrExit, providerSandboxEnv } from '@shop/config';
-import { runService } from '@shop/service-kit';
+import { runService } from '@shop/run-service';
 import { startProviderSandbox } from './sandbox-server';
 
 runService('sandbox-provider', async () => {

@@ -1,5 +1,5 @@
 import { Ed25519Keypair } from '@mysten/sui/keypairs/ed25519';
-import { runService } from '@shop/service-kit';
+import { runService } from '@shop/run-service';
 import { startSuiSandbox } from './sandbox';
 
 /*
