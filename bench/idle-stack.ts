@@ -38,9 +38,11 @@ export async function measureIdleStack(options: {
   settings: Record<string, string>;
   compiled: boolean;
   seconds: number;
+  /** From the last process's ready line to the start of the measurement. */
+  settleSeconds: number;
   log(line: string): void;
 }) {
-  const { names, settings, compiled, seconds, log } = options;
+  const { names, settings, compiled, seconds, settleSeconds, log } = options;
   const ports: Env = {};
   for (const spec of [...STAND_INS, ...SERVICES]) {
     ports[spec.port.variable] = String(await freePort());
@@ -80,9 +82,11 @@ export async function measureIdleStack(options: {
       started.push({ name: spec.name, process });
       await process.waitForOutput(spec.ready, 60_000);
     }
-    log(`(g) idle stack of ${started.length} processes up; settling 5 s`);
-    // Start-up work (consumers catching up, first JWKS fetch, the indexer's first pass) is not idling.
-    await new Promise((r) => setTimeout(r, 5000));
+    log(`(g) idle stack of ${started.length} processes up; settling ${settleSeconds} s`);
+    // Start-up work is not idling: consumers catching up, the first JWKS fetch, the indexer's first
+    // pass, and V8's memory reducer, whose full collections of the start-up heap come tens of
+    // seconds after a process stops allocating (GC logs showed 0.2 to 0.4 s of them per process).
+    await new Promise((r) => setTimeout(r, settleSeconds * 1000));
     log(`(g) idle stack: CPU time of every process over ${seconds} s`);
     const before = started.map((s) => cpuSecondsOf(s.process.child.pid!));
     const from = performance.now();

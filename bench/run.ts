@@ -30,7 +30,8 @@ import { onboardUsers } from './users';
  * target and writes bench/results/<timestamp>.json.
  *
  * Flags: --seconds N per load phase (20), --concurrency N (32), --events N for the rebuild
- * (200000), --idle-seconds N (60), --growth-events N (12500: the 1x of the growth phase, which
+ * (200000), --idle-seconds N (60), --idle-settle-seconds N (60: start-up work, V8's
+ * first full collections among it, is not idling), --growth-events N (12500: the 1x of the growth phase, which
  * goes to 16x), --phases idle,write,raw,read,paced,growth,rebuild,encryption (all), --profile
  * (V8 CPU profiles of the gateway and projector under bench/results/profiles-*), --projector-env
  * KEY=VALUE (see below), --transpiled (TypeScript through the runtime transpiler in development
@@ -46,6 +47,7 @@ const seconds = Number(option('seconds', '20'));
 const concurrency = Number(option('concurrency', '32'));
 const minEvents = Number(option('events', '200000'));
 const idleSeconds = Number(option('idle-seconds', '60'));
+const idleSettleSeconds = Number(option('idle-settle-seconds', '60'));
 const growthEvents = Number(option('growth-events', '12500'));
 const phases = new Set(option('phases', 'idle,write,raw,read,paced,growth,rebuild,encryption').split(','));
 const compiled = !args.includes('--transpiled');
@@ -142,6 +144,7 @@ async function main(): Promise<void> {
         settings: Object.fromEntries(Object.entries(settings).filter(([name]) => name !== 'LOG_LEVEL')),
         compiled,
         seconds: idleSeconds,
+        settleSeconds: idleSettleSeconds,
         log,
       });
     }
