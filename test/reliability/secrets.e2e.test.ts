@@ -282,7 +282,7 @@ describe('secrets never reach logs or events', () => {
     // The search reads real content: personal data is in the read model, and only sealed in the stream.
     expect(rows).toContain(email);
     expect(streamText).not.toContain(email);
-    expect(streamText).toMatch(/"email":\{"kid":"user:/);
+    expect(streamText).toMatch(/"personalData":\{"kid":"user:/);
     expect(rows).toContain(suiAddress);
     const leaks: string[] = [];
     for (const [value, what] of seen) {

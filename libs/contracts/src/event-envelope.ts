@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { sealedValueSchema } from './personal-data';
 
 export const actorSchema = z.object({
   kind: z.enum(['user', 'system', 'provider', 'chain', 'operator']),
@@ -23,12 +24,22 @@ export const eventEnvelopeSchema = z.object({
 export type EventEnvelope = z.infer<typeof eventEnvelopeSchema>;
 
 /**
+ * An envelope as stored: the personal fields its type marks are taken out of `data` and sealed
+ * together in `personalData`, so ids, amounts and types stay readable without keys. Readers
+ * open it back into `data`; no reader past the event store sees it.
+ */
+export const storedEnvelopeSchema = eventEnvelopeSchema.extend({
+  personalData: sealedValueSchema.optional(),
+});
+export type StoredEnvelope = z.infer<typeof storedEnvelopeSchema>;
+
+/**
  * One JetStream message: the events one command decided. Storing them together keeps a
  * command atomic on a server without batch publish, and lets one expected-sequence header
  * guard all of them.
  */
 export const commitSchema = z.object({
   commandId: z.string().min(1),
-  events: z.array(eventEnvelopeSchema).min(1),
+  events: z.array(storedEnvelopeSchema).min(1),
 });
 export type Commit = z.infer<typeof commitSchema>;

@@ -5,9 +5,11 @@ import { AggregateName } from './aggregates';
 export const ERASED = '[erased]';
 
 /**
- * A personal field as stored: AES-256-GCM ciphertext (tag appended) of the field's JSON, under
- * the data key `kid`, with its 96-bit nonce. Only the owner's key opens it, so destroying that
- * key erases the field from every copy of the stream at once.
+ * Personal data as stored: AES-256-GCM ciphertext (tag appended) of JSON, under the data key
+ * `kid`, with its 96-bit nonce. An event's personal fields are sealed together as one object in
+ * its envelope's `personalData`; events written by earlier builds hold one per field, in place
+ * in `data`. Only the owner's key opens it, so destroying that key erases the data from every
+ * copy of the stream at once.
  */
 export const sealedValueSchema = z.strictObject({
   kid: z.string().min(1).max(240),

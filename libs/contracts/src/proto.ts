@@ -14,7 +14,10 @@ function schemaOf(schema: z.ZodType): Json {
 
 const pascal = (name: string) => name.replace(/(^|-)([a-z])/g, (_, __, c: string) => c.toUpperCase());
 
-/** Data as stored: a personal field is sealed, or in clear when written before encryption. */
+/**
+ * Data as stored: the personal fields are absent, sealed in the envelope's `personalData`; in
+ * events of earlier builds each is sealed in place, or in clear when written before encryption.
+ */
 function storedDataSchema(catalogue: EventCatalogue, type: string): z.ZodType {
   const definition = catalogue.definition(type);
   const fields = catalogue.personalFields(type);
@@ -22,7 +25,7 @@ function storedDataSchema(catalogue: EventCatalogue, type: string): z.ZodType {
   const object = definition.schema as z.ZodObject;
   const shape = object.shape as Record<string, z.ZodType>;
   return object.extend(
-    Object.fromEntries(fields.map((f) => [f.name, z.union([sealedValueSchema, shape[f.name]!])])),
+    Object.fromEntries(fields.map((f) => [f.name, z.union([sealedValueSchema, shape[f.name]!]).optional()])),
   );
 }
 
@@ -57,6 +60,12 @@ function eventSchema(catalogue: EventCatalogue, type: string): Json {
       causationId: { type: ['string', 'null'] },
       actor: schemaOf(actorSchema),
       data: schemaOf(storedDataSchema(catalogue, type)),
+      ...(definition.personalData.length > 0 && {
+        personalData: {
+          ...schemaOf(sealedValueSchema),
+          description: `${definition.personalData.join(', ')}, sealed together under the data key kid (AES-256-GCM, the event id as associated data)`,
+        },
+      }),
     },
     'x-aggregate': definition.aggregate,
     'x-personal-data': definition.personalData,

@@ -1,9 +1,9 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { Commit, ERASED, eventCatalogue, EventEnvelope } from '@shop/contracts';
+import { Commit, ERASED, eventCatalogue, EventEnvelope, StoredEnvelope } from '@shop/contracts';
 import { commitKeyIds, encodeCommit, decodeCommit } from '../src/commit-codec';
 import { DataKeyMissingError } from '../src/data-keys';
-import { openValue, sealEnvelope, sealValue } from '../src/personal-data-cipher';
+import { openEnvelopeData, openValue, sealEnvelope, sealValue } from '../src/personal-data-cipher';
 
 const userId = randomUUID();
 const keyId = `user:${userId}`;
@@ -41,6 +41,13 @@ const sealed: Commit = {
   commandId: 'cmd',
   events: clear.map((e) => sealEnvelope(eventCatalogue, e, keyId, key)),
 };
+/** An envelope as builds before one sealing per event stored it: each personal field sealed in place. */
+function sealedFieldByField(e: EventEnvelope): StoredEnvelope {
+  const data = { ...(e.data as Record<string, unknown>) };
+  for (const { name } of eventCatalogue.personalFields(e.type))
+    data[name] = sealValue(key, keyId, e.id, name, data[name]);
+  return { ...e, data };
+}
 const decode = (commit: Commit, keys: ReadonlyMap<string, Buffer | null> | null) =>
   decodeCommit(eventCatalogue, 'shop', subject, 7, encodeCommit(commit), keys).map((e) => e.data);
 
@@ -49,8 +56,12 @@ describe('personal data at rest', () => {
     const stored = new TextDecoder().decode(encodeCommit(sealed));
     for (const value of ['ada@example.com', 'p|ada', 'Lovelace', '12 Crescent Lane', 'Marylebone', 'NW1 5LT'])
       expect(stored).not.toContain(value);
-    expect(sealed.events[1]!.data).toMatchObject({ country: 'GB', apt: { kid: keyId } });
-    expect(sealed.events[2]!.data).toEqual({ attempt: 1 });
+    expect(sealed.events[1]).toEqual({
+      ...clear[1],
+      data: { country: 'GB' },
+      personalData: { kid: keyId, nonce: expect.any(String), ct: expect.any(String) },
+    });
+    expect(sealed.events[2]).toEqual(clear[2]);
     expect(commitKeyIds(eventCatalogue, sealed)).toEqual(new Set([keyId]));
   });
 
@@ -81,15 +92,34 @@ describe('personal data at rest', () => {
     expect(decode({ commandId: 'old', events: clear }, new Map())).toEqual(clear.map((e) => e.data));
   });
 
+  it('reads events an earlier build sealed field by field, opened or erased', () => {
+    const byField: Commit = { commandId: 'old', events: clear.map(sealedFieldByField) };
+    expect(commitKeyIds(eventCatalogue, byField)).toEqual(new Set([keyId]));
+    expect(decode(byField, new Map([[keyId, key]]))).toEqual(clear.map((e) => e.data));
+    expect(decode(byField, new Map([[keyId, null]]))).toEqual(decode(sealed, null));
+  });
+
+  it('opens every field the sealed data holds, even one this build no longer marks personal', () => {
+    const retired = { ...clear[2]!, personalData: sealValue(key, keyId, clear[2]!.id, null, { note: 'x' }) };
+    expect(openEnvelopeData(eventCatalogue, retired, new Map([[keyId, key]]))).toEqual({
+      attempt: 1,
+      note: 'x',
+    });
+    expect(retired).not.toHaveProperty('personalData');
+  });
+
   it('refuses a key that was never stored, a wrong key, and a ciphertext moved to another event', () => {
     expect(() => decode(sealed, new Map())).toThrow(DataKeyMissingError);
     expect(() => decode(sealed, new Map([[keyId, randomBytes(32)]]))).toThrow();
     const [first, second] = sealed.events;
-    const moved = {
-      ...second!,
-      data: { ...(second!.data as object), city: (first!.data as { email: unknown }).email },
-    };
+    const moved = { ...second!, personalData: first!.personalData };
     expect(() => decode({ commandId: 'x', events: [moved] }, new Map([[keyId, key]]))).toThrow();
+    const [oldFirst, oldSecond] = clear.map(sealedFieldByField);
+    const movedField = {
+      ...oldSecond!,
+      data: { ...(oldSecond!.data as object), city: (oldFirst!.data as { email: unknown }).email },
+    };
+    expect(() => decode({ commandId: 'x', events: [movedField] }, new Map([[keyId, key]]))).toThrow();
   });
 
   it('opens values of any size, one after another', () => {
