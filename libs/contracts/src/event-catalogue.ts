@@ -35,12 +35,17 @@ export class EventCatalogue {
   private readonly byType = new Map<string, EventDefinition>();
   private readonly upcasters = new Map<string, Upcaster>();
   private readonly personal = new Map<string, readonly PersonalField[]>();
+  private readonly fields = new Map<string, readonly string[]>();
 
   constructor(definitions: readonly EventDefinition[], upcasters: readonly Upcaster[] = []) {
     for (const definition of definitions) {
       if (this.byType.has(definition.type)) throw new Error(`event type defined twice: ${definition.type}`);
       this.byType.set(definition.type, definition);
       this.personal.set(definition.type, personalFieldsOf(definition));
+      this.fields.set(
+        definition.type,
+        definition.schema instanceof z.ZodObject ? Object.keys(definition.schema.shape as object) : [],
+      );
     }
     for (const upcaster of upcasters) {
       const current = this.definition(upcaster.type);
@@ -72,6 +77,12 @@ export class EventCatalogue {
   personalFields(type: string): readonly PersonalField[] {
     this.definition(type);
     return this.personal.get(type)!;
+  }
+
+  /** The top-level fields of the type's data in its schema's order; empty when its data is no object. */
+  fieldNames(type: string): readonly string[] {
+    this.definition(type);
+    return this.fields.get(type)!;
   }
 
   definition(type: string): EventDefinition {

@@ -65,8 +65,12 @@ describe('personal data at rest', () => {
     expect(commitKeyIds(eventCatalogue, sealed)).toEqual(new Set([keyId]));
   });
 
-  it('opens sealed fields with their key', () => {
-    expect(decode(sealed, new Map([[keyId, key]]))).toEqual(clear.map((e) => e.data));
+  it('opens sealed fields with their key, back in the order they were written in', () => {
+    const opened = decode(sealed, new Map([[keyId, key]]));
+    expect(opened).toEqual(clear.map((e) => e.data));
+    expect(opened.map((data) => Object.keys(data as object))).toEqual(
+      clear.map((e) => Object.keys(e.data as object)),
+    );
   });
 
   it('reads a destroyed key, or no keys at all, as the erased marker that fits each field', () => {
