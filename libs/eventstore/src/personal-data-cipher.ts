@@ -73,6 +73,7 @@ export function openValue(key: Buffer, eventId: string, field: string | null, se
  * The envelope as stored: its personal fields taken out of `data` and sealed together under
  * `keyId` in `personalData`, everything else as it was. One sealing per event, not per field:
  * each cipher costs several microseconds of set-up whatever it holds, more than the fields' bytes.
+ * An event whose personal fields are all null holds no personal data and is stored as it is.
  */
 export function sealEnvelope(
   catalogue: EventCatalogue,
@@ -85,14 +86,15 @@ export function sealEnvelope(
   const given = envelope.data as Record<string, unknown>;
   const data: Record<string, unknown> = {};
   const personal: Record<string, unknown> = {};
-  let sealed = false;
+  let holdsAny = false;
   for (const name in given) {
     if (fields.some((f) => f.name === name)) {
       personal[name] = given[name];
-      sealed = true;
+      holdsAny ||= given[name] !== null;
     } else data[name] = given[name];
   }
-  if (!sealed) return envelope;
+  // Nothing to hide (an untitled session's title): a cipher would cost microseconds on every read for no secret.
+  if (!holdsAny) return envelope;
   return { ...envelope, data, personalData: sealValue(key, keyId, envelope.id, null, personal) };
 }
 

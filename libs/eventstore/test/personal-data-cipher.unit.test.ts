@@ -92,6 +92,15 @@ describe('personal data at rest', () => {
     expect(decode(sealed, null)).toEqual(erased);
   });
 
+  it('stores an event whose personal fields are all null as it is, and reads it so with or without keys', () => {
+    const untitled = envelope('SessionCreated', { userId, title: null });
+    expect(sealEnvelope(eventCatalogue, untitled, keyId, key)).toBe(untitled);
+    const commit = { commandId: 'untitled', events: [untitled] };
+    expect(commitKeyIds(eventCatalogue, commit)).toEqual(new Set());
+    for (const keys of [new Map([[keyId, key]]), new Map([[keyId, null]]), null])
+      expect(decode(commit, keys)).toEqual([{ userId, title: null }]);
+  });
+
   it('reads an event written in clear before encryption as it is', () => {
     expect(decode({ commandId: 'old', events: clear }, new Map())).toEqual(clear.map((e) => e.data));
   });

@@ -28,7 +28,7 @@ const events: [string, unknown][] = [
     },
   ],
   ['SizesSaved', { topsSize: 'M', bottomsSize: '32', footwearSize: '42', firstCompletion: true }],
-  ['SessionCreated', { userId, title: null }],
+  ['SessionCreated', { userId, title: 'Winter boots' }],
   ['SessionRenamed', { title: 'Boots', generated: false }],
   ['ChatMessageAppended', { messageId: 'm1', role: 'user', parts: [{ type: 'text', text: 'boots' }] }],
   ['PreferenceRemembered', { fact: 'likes green', namespace: userId, source: 'chat' }],
