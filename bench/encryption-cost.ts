@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Kysely, sql } from 'kysely';
 import { NatsConnection } from 'nats';
 import { dataKeyIdFor, EventCatalogue, eventCatalogue } from '@shop/contracts';
-import { DataKeys, EventStore } from '@shop/eventstore';
+import { DataKeys, EventStore, holdsPersonalData } from '@shop/eventstore';
 import { rebuildProjections } from '@shop/projections';
 import { readModelMigrations, readModelProjections } from '@shop/read-models';
 import { openDataKeyVault } from '@shop/wallets';
@@ -71,6 +71,8 @@ export interface EncryptionCost {
    * key; `sealedKnownKeys` writes subjects whose keys exist, as every later command does.
    */
   clear: EncryptionCostSide;
+  /** Events of a round (on every side) that hold personal data: the ones a sealed side seals. */
+  sealedEvents: number;
   sealed: EncryptionCostSide;
   sealedKnownKeys: EncryptionCostSide;
   /** Slices each round's appends were cut into, every side's slice timed next to the others'. */
@@ -213,6 +215,7 @@ export async function measureEncryptionCost(options: {
   /** Every timed slice's append, in the same order on each side: index i of each is one slice. */
   const sliceTimings: Record<Side, Timing[]> = { clear: [], sealed: [], sealedKnownKeys: [] };
   const slices = options.slices ?? APPEND_SLICES;
+  let sealedEvents = 0;
   const figures = (t: Timing | undefined) =>
     t ? `${round(t.seconds)} s (cpu ${round(t.cpuSeconds)} s)` : '-';
   try {
@@ -230,6 +233,10 @@ export async function measureEncryptionCost(options: {
         const store = await openStore(nc, id, sealed, dataKeys);
         await store.ensureStream();
         const chains = userHistories(users);
+        if (!warmUp && side === 'sealed')
+          sealedEvents = chains
+            .flat()
+            .filter(([, , e]) => holdsPersonalData(eventCatalogue, e.type, e.data)).length;
         if (side === 'sealedKnownKeys') {
           const keyIds = new Set(
             subjectsOf(chains)
@@ -301,6 +308,7 @@ export async function measureEncryptionCost(options: {
     rounds: options.rounds,
     slices,
     clear: summarize(results.clear),
+    sealedEvents,
     sealed: summarize(results.sealed),
     sealedKnownKeys: summarize(results.sealedKnownKeys),
     writeOverheadPercent: wall.write.median,

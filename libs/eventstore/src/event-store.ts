@@ -32,7 +32,7 @@ import {
   recordCommit,
 } from './commit-codec';
 import { DataKeys } from './data-keys';
-import { sealEnvelope } from './personal-data-cipher';
+import { holdsPersonalData, sealEnvelope } from './personal-data-cipher';
 import { EventStoreUnavailableError, WrongExpectedSequenceError } from './errors';
 import { eventStreamConfig } from './stream-definition';
 
@@ -211,7 +211,7 @@ export class EventStore {
 
   /** The commit as it is stored: its events' personal fields sealed under the subject's data key. */
   private async sealed(aggregate: AggregateName, aggregateId: string, commit: Commit): Promise<Commit> {
-    if (!commit.events.some((e) => this.catalogue.personalFields(e.type).length > 0)) return commit;
+    if (!commit.events.some((e) => holdsPersonalData(this.catalogue, e.type, e.data))) return commit;
     if (!this.dataKeys) throw new Error('this event store has no data keys: it cannot write personal data');
     const keyId = dataKeyIdFor(aggregate, aggregateId);
     const key = await this.dataKeys.keyForWriting(keyId);

@@ -70,10 +70,21 @@ export function openValue(key: Buffer, eventId: string, field: string | null, se
 }
 
 /**
+ * Whether an event's data holds personal data to seal: a personal field that is not null. One
+ * whose personal fields are all null (an untitled session) has nothing to hide, and a cipher
+ * would cost microseconds on every read of it.
+ */
+export function holdsPersonalData(catalogue: EventCatalogue, type: string, data: unknown): boolean {
+  if (typeof data !== 'object' || data === null) return false;
+  const given = data as Record<string, unknown>;
+  return catalogue.personalFields(type).some(({ name }) => given[name] !== undefined && given[name] !== null);
+}
+
+/**
  * The envelope as stored: its personal fields taken out of `data` and sealed together under
  * `keyId` in `personalData`, everything else as it was. One sealing per event, not per field:
  * each cipher costs several microseconds of set-up whatever it holds, more than the fields' bytes.
- * An event whose personal fields are all null holds no personal data and is stored as it is.
+ * An event that holds no personal data (holdsPersonalData) is stored as it is.
  */
 export function sealEnvelope(
   catalogue: EventCatalogue,
@@ -81,20 +92,15 @@ export function sealEnvelope(
   keyId: string,
   key: Buffer,
 ): StoredEnvelope {
+  if (!holdsPersonalData(catalogue, envelope.type, envelope.data)) return envelope;
   const fields = catalogue.personalFields(envelope.type);
-  if (fields.length === 0) return envelope;
   const given = envelope.data as Record<string, unknown>;
   const data: Record<string, unknown> = {};
   const personal: Record<string, unknown> = {};
-  let holdsAny = false;
   for (const name in given) {
-    if (fields.some((f) => f.name === name)) {
-      personal[name] = given[name];
-      holdsAny ||= given[name] !== null;
-    } else data[name] = given[name];
+    if (fields.some((f) => f.name === name)) personal[name] = given[name];
+    else data[name] = given[name];
   }
-  // Nothing to hide (an untitled session's title): a cipher would cost microseconds on every read for no secret.
-  if (!holdsAny) return envelope;
   return { ...envelope, data, personalData: sealValue(key, keyId, envelope.id, null, personal) };
 }
 
