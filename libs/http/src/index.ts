@@ -5,3 +5,4 @@ export * from './openapi-document';
 export * from './describe-zod-error';
 export * from './swagger-ui';
 export * from './request-context';
+export * from './close-connections';

@@ -11,7 +11,7 @@ import { installConsistencyScope } from './consistency/consistency-scope';
 import { installBodyParsers } from './http/body-parsers';
 import { envelopeClientError } from './http/client-error';
 import type { GatewayOverrides } from './infrastructure/gateway-overrides';
-import { installRequestContext } from '@shop/http';
+import { closeConnectionsWhenClosing, installRequestContext } from '@shop/http';
 import { installHttpMetrics, ServiceMetrics } from '@shop/metrics';
 
 /** The spec's credentialed origins; `null` is the literal origin of pages opened from local files. */
@@ -42,6 +42,8 @@ export async function createGatewayApp(
   });
   const fastify = adapter.getInstance();
   installRequestContext(fastify, logger);
+  // Keep-alive clients and open chat streams would otherwise hold `app.close()` for IDLE_TIMEOUT_MS.
+  closeConnectionsWhenClosing(fastify);
   // One registry per app: the adapter's hook and the /metrics route share it.
   const metrics = new ServiceMetrics('gateway');
   installHttpMetrics(fastify, metrics);

@@ -3,7 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { SearchConfig } from '@shop/config';
-import { installRequestContext } from '@shop/http';
+import { closeConnectionsWhenClosing, installRequestContext } from '@shop/http';
 import { installHttpMetrics, ServiceMetrics } from '@shop/metrics';
 import type { Logger } from '@shop/logging';
 import { AppModule } from './app.module';
@@ -39,6 +39,8 @@ export async function createSearchApp(
     },
   });
   installRequestContext(adapter.getInstance(), logger);
+  // Keep-alive clients would otherwise hold `app.close()` for Fastify's keep-alive timeout (72 s).
+  closeConnectionsWhenClosing(adapter.getInstance());
   // One registry per app: the adapter's hook and the /metrics route share it.
   const metrics = new ServiceMetrics('search');
   installHttpMetrics(adapter.getInstance(), metrics);
