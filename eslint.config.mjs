@@ -2,7 +2,20 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/node_modules/**', 'proto/**', 'bench/results/**', '**/coverage/**'] },
+  // `npm run lint` runs one `eslint .` over the repository: build output, installed and generated
+  // files, test output and Nx's cache are not sources.
+  {
+    ignores: [
+      '**/dist/**',
+      '**/node_modules/**',
+      '**/coverage/**',
+      'proto/**',
+      'bench/results/**',
+      'test-output/**',
+      '.nx/**',
+      '.scratch/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
