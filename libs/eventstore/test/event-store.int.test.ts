@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { systemActor } from '@shop/contracts';
+import { eventCatalogue, systemActor } from '@shop/contracts';
 import { openTestEventStore, testEnvironment, TestEventStore } from '@shop/testing';
 import { EventStore } from '../src/event-store';
 import { WrongExpectedSequenceError } from '../src/errors';
@@ -107,6 +107,49 @@ describe('EventStore on JetStream', () => {
     expect((loaded.events.at(-1)!.data as { displayName: string }).displayName).toBe('name 39');
     const tail = await store.load('user', id, loaded.events[35]!.sequence);
     expect(tail.events).toHaveLength(5);
+  });
+
+  it('takes a data key and seals only when an event holds personal data: an untitled session is stored as it is', async () => {
+    const asked: string[] = [];
+    const counting = await EventStore.create(t.nc, {
+      stream: env.stream,
+      subjectPrefix: env.subjectPrefix,
+      catalogue: eventCatalogue,
+      dataKeys: {
+        keyForWriting: (keyId) => {
+          asked.push(keyId);
+          return t.dataKeys.keyForWriting(keyId);
+        },
+        keysForReading: (keyIds) => t.dataKeys.keysForReading(keyIds),
+      },
+    });
+    const id = randomUUID();
+    const userId = randomUUID();
+    const storedText = async (sequence: number) =>
+      new TextDecoder().decode((await store.jsm.streams.getMessage(env.stream, { seq: sequence })).data);
+
+    const created = await counting.append(
+      'session',
+      id,
+      [{ type: 'SessionCreated', data: { userId, title: null } }],
+      { ...meta(), expectedSequence: 0 },
+    );
+    expect(asked).toEqual([]);
+    expect(await storedText(created.sequence)).not.toContain('personalData');
+
+    const renamed = await counting.append(
+      'session',
+      id,
+      [{ type: 'SessionRenamed', data: { title: 'Winter boots', generated: false } }],
+      { ...meta(), expectedSequence: created.sequence },
+    );
+    expect(asked).toEqual([`session:${id}`]);
+    expect(await storedText(renamed.sequence)).toContain('"personalData":{"kid":"session:');
+    expect(await storedText(renamed.sequence)).not.toContain('Winter boots');
+    expect((await store.load('session', id)).events.map((e) => e.data)).toEqual([
+      { userId, title: null },
+      { title: 'Winter boots', generated: false },
+    ]);
   });
 
   it('reads the whole stream in order for replays', async () => {
