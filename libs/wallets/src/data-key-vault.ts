@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { CompiledQuery, Kysely, Selectable, sql } from 'kysely';
-import { DataKeysTable, migrateSchema, SecretsDatabase, secretsMigrations } from '@shop/db';
+import { CompiledQuery, Kysely, sql } from 'kysely';
+import { migrateSchema, SecretsDatabase, secretsMigrations } from '@shop/db';
 import { DataKeyDestroyedError, DataKeys } from '@shop/eventstore';
-import { open, seal, Sealed } from './aes-gcm';
+import { open, seal } from './aes-gcm';
 import { LruMap } from './lru-map';
 
 const KEY_BYTES = 32;
@@ -141,10 +141,7 @@ export class DataKeyVault implements DataKeys {
     const keys = new Map<string, Buffer | null>();
     for (const { key_id } of rows) keys.set(key_id, made.get(key_id)!);
     const stored = keyIds.filter((keyId) => !keys.has(keyId));
-    if (stored.length > 0) {
-      const found = await this.db.selectFrom('data_keys').selectAll().where('key_id', 'in', stored).execute();
-      for (const row of found) keys.set(row.key_id, this.unwrapRow(row));
-    }
+    if (stored.length > 0) for (const [keyId, key] of await this.loadStored(stored)) keys.set(keyId, key);
     for (const [keyId, key] of keys) keys.set(keyId, this.remember(keyId, key));
     return keys;
   }
@@ -169,9 +166,17 @@ export class DataKeyVault implements DataKeys {
       else found.set(id, cached);
     }
     if (missing.length === 0) return found;
-    // One array parameter, not one per key: a rebuild's batch asks for hundreds. The wrapped key
-    // comes as one value, null once destroyed: parsing three byte columns and two timestamps per
-    // row cost the client more than unwrapping the key.
+    for (const [keyId, key] of await this.loadStored(missing)) found.set(keyId, this.remember(keyId, key));
+    return found;
+  }
+
+  /**
+   * The stored keys of these ids, unwrapped; null for a destroyed one. One array parameter, not
+   * one per key: a rebuild's batch asks for hundreds. The wrapped key comes as one value, null
+   * once destroyed: parsing three byte columns and two timestamps per row cost the client more
+   * than unwrapping the key.
+   */
+  private async loadStored(keyIds: readonly string[]): Promise<Map<string, Buffer | null>> {
     const rows = await this.db
       .selectFrom('data_keys')
       .select([
@@ -180,29 +185,22 @@ export class DataKeyVault implements DataKeys {
           'wrapped',
         ),
       ])
-      .where('key_id', '=', sql<string>`ANY(${missing})`)
+      .where('key_id', '=', sql<string>`ANY(${keyIds})`)
       .execute();
+    const keys = new Map<string, Buffer | null>();
     for (const { key_id, wrapped } of rows) {
-      const key =
-        wrapped === null
-          ? null
-          : this.unwrap(key_id, {
-              iv: wrapped.subarray(0, NONCE_BYTES),
-              ciphertext: wrapped.subarray(NONCE_BYTES, wrapped.length - TAG_BYTES),
-              authTag: wrapped.subarray(wrapped.length - TAG_BYTES),
-            });
-      found.set(key_id, this.remember(key_id, key));
+      if (wrapped === null) {
+        keys.set(key_id, null);
+        continue;
+      }
+      const sealed = {
+        iv: wrapped.subarray(0, NONCE_BYTES),
+        ciphertext: wrapped.subarray(NONCE_BYTES, wrapped.length - TAG_BYTES),
+        authTag: wrapped.subarray(wrapped.length - TAG_BYTES),
+      };
+      keys.set(key_id, Buffer.from(open(this.masterKey, sealed, key_id), 'hex'));
     }
-    return found;
-  }
-
-  private unwrapRow(row: Selectable<DataKeysTable>): Buffer | null {
-    if (row.destroyed_at || !row.ciphertext || !row.iv || !row.auth_tag) return null;
-    return this.unwrap(row.key_id, { ciphertext: row.ciphertext, iv: row.iv, authTag: row.auth_tag });
-  }
-
-  private unwrap(keyId: string, sealed: Sealed): Buffer {
-    return Buffer.from(open(this.masterKey, sealed, keyId), 'hex');
+    return keys;
   }
 
   /** Erases every personal field ever sealed under `keyId`; idempotent, and final. */
