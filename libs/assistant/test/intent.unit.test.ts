@@ -63,6 +63,14 @@ describe('parseSearchRequest', () => {
     expect(parseSearchRequest(message).input.query).toBe(query);
   });
 
+  it.each([
+    ['I need something to keep me warm', 'winter jacket'],
+    ['anything for the rain?', 'rain jacket'],
+    ['a gift for my brother, something for running', 'running shoes'],
+  ])('searches for the product that meets the need in "%s"', (message, query) => {
+    expect(parseSearchRequest(message)).toMatchObject({ input: { query }, namesProduct: true });
+  });
+
   it('reads "cheaper" as a price relative to what was shown, unless an amount is said', () => {
     expect(parseSearchRequest('anything cheaper?')).toMatchObject({
       input: { query: '', limit: 5 },
@@ -115,6 +123,7 @@ describe('parseIntent', () => {
     ['yes please', 'accept'],
     ['ok thanks', 'thanks'],
     ['I need a present for my sister', 'gift-question'],
+    ['I need something to keep me warm', 'search'],
   ])('reads "%s" as %s', (message, kind) => {
     expect(parseIntent(message).kind).toBe(kind);
   });

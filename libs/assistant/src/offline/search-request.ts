@@ -3,7 +3,15 @@ import type { SearchProductsInput } from '../tool-schemas';
 import { takePriceRange } from './price-words';
 import { TextScanner } from './text-scanner';
 import { takeColor, takeSize } from './variant-words';
-import { ACTION_WORDS, BRANDS, CATEGORY_WORDS, FILLER_WORDS, GIFT_WORDS, PRODUCT_NOUNS } from './vocabulary';
+import {
+  ACTION_WORDS,
+  BRANDS,
+  CATEGORY_WORDS,
+  FILLER_WORDS,
+  GIFT_WORDS,
+  NEEDS,
+  PRODUCT_NOUNS,
+} from './vocabulary';
 
 type SortBy = NonNullable<SearchProductsInput['sortBy']>;
 
@@ -97,8 +105,11 @@ export function parseSearchRequest(message: string): SearchRequest {
   const brand = takeBrand(scanner);
   const categoryWord = scanner.take(CATEGORY)?.[1];
   const category = categoryWord === undefined ? undefined : CATEGORY_WORDS[categoryWord];
-  const query = queryWords(scanner.remaining, gift).join(' ');
-  const namesProduct = searchTerms(`${query} ${categoryWord ?? ''}`).some((term) => PRODUCT_NOUNS.has(term));
+  const words = queryWords(scanner.remaining, gift).join(' ');
+  const named = searchTerms(`${words} ${categoryWord ?? ''}`).some((term) => PRODUCT_NOUNS.has(term));
+  const need = named ? undefined : NEEDS.find(([pattern]) => pattern.test(scanner.remaining))?.[1];
+  const query = need ?? words;
+  const namesProduct = named || need !== undefined;
   const input: SearchProductsInput = {
     query,
     ...(category !== undefined && { category }),

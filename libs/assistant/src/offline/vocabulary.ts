@@ -254,6 +254,22 @@ export const GIFT_WORDS = new Set([
   'lover',
 ]);
 
+/**
+ * Needs said instead of a product ("something to keep me warm"), with the product that meets each. Read
+ * only when a message names no product, so "warm winter jacket" stays the shopper's words.
+ */
+export const NEEDS: readonly (readonly [RegExp, string])[] = [
+  [/\b(?:keep (?:me|him|her|them|you) warm|stay warm|for the cold|cold weather|freezing)\b/, 'winter jacket'],
+  [/\b(?:for the rain|rainy|wet weather|stay dry|keep (?:me|him|her|them|you) dry)\b/, 'rain jacket'],
+  [/\b(?:for running|to run in|go running|jogging|marathon)\b/, 'running shoes'],
+  [/\b(?:for hiking|to hike in|go hiking|trekking)\b/, 'hiking boots'],
+  [/\b(?:for the beach|for the sun|sunny days?)\b/, 'sunglasses'],
+  [/\b(?:for (?:a |my )?trip|for travel(?:ling|ing)?)\b/, 'backpack'],
+  [/\b(?:to carry (?:my )?(?:stuff|things|laptop))\b/, 'backpack'],
+  [/\b(?:to keep (?:my )?(?:cards|cash|money))\b/, 'wallet'],
+  [/\b(?:to tell (?:the )?time)\b/, 'watch'],
+];
+
 /** Families of colours close to each other, each in order of closeness to its first. */
 export const COLOR_FAMILIES: readonly (readonly string[])[] = [
   [
