@@ -279,6 +279,20 @@ const cases: Case[] = [
     ],
   },
   {
+    phrase: 'cheaper ones?',
+    before: ['best rated winter jackets'],
+    calls: (shown) => [
+      [
+        'searchProducts',
+        {
+          query: 'winter jackets',
+          sortBy: 'rating',
+          maxPrice: (Math.min(...shown.map(({ price }) => price)) - 1) / 100,
+        },
+      ],
+    ],
+  },
+  {
     phrase: 'in size L',
     before: ['show me hoodies under $60'],
     calls: () => [['searchProducts', { query: 'hoodies', maxPrice: 60, size: 'L' }]],

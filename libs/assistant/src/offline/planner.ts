@@ -90,7 +90,7 @@ function withRelativePrice(
   search: SearchProductsInput,
   relative: NonNullable<SearchRequest['relativePrice']>,
 ): SearchProductsInput {
-  const { minPrice: _min, maxPrice: _max, sortBy: _sort, ...rest } = search;
+  const { minPrice: _min, maxPrice: _max, ...rest } = search;
   const prices = (context.state.listing?.products ?? []).map(({ price }) => price);
   if (prices.length === 0) return { ...rest, sortBy: relative === 'lower' ? 'price_asc' : 'price_desc' };
   return relative === 'lower'

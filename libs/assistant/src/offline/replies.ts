@@ -199,15 +199,11 @@ export function cartProblemReply(
   const listing = items.map((item) => `- ${item.productName}${variantOf(item.size, item.color)}`);
   if (items.length === 0) return `Your cart is empty, so there is nothing to ${action}.`;
   switch (problem.kind) {
-    case 'nothing-to-point-at':
     case 'not-found':
-      return [
-        `There's no ${problem.kind === 'not-found' ? problem.phrase : 'such item'} in your cart. It has:`,
-        '',
-        ...listing,
-      ].join('\n');
+      return [`There's no ${problem.phrase} in your cart. It has:`, '', ...listing].join('\n');
     case 'out-of-range':
       return `Your cart has only ${plural(problem.count, 'item')}. Which one do you mean?`;
+    case 'nothing-to-point-at':
     case 'ambiguous':
       return ['Which item do you mean?', '', ...listing].join('\n');
   }
