@@ -20,8 +20,15 @@ const TODAY = {
 };
 
 /** The catalogue's names beside or instead of today's, as the gateway's product shape may carry them. */
-const { productId, productName, price, image, ...rest } = TODAY;
-const CATALOGUE_SHAPE = { ...rest, id: productId, name: productName, priceCents: price, imageUrl: image };
+const { productId, productName, price, image, retailer, ...rest } = TODAY;
+const CATALOGUE_SHAPE = {
+  ...rest,
+  id: productId,
+  name: productName,
+  priceCents: price,
+  imageUrl: image,
+  marketplace: retailer,
+};
 const BOTH_SHAPES = { ...TODAY, id: productId, name: productName, priceCents: price, price: price / 100 };
 
 const exchange = (toolName: string, input: unknown, value: unknown): ToolExchange => ({
@@ -59,6 +66,7 @@ describe('tool results read whatever product shape the gateway returns', () => {
   it('reads a product that is gone, wrapped or not, as gone', () => {
     expect(readDetails(exchange('getProductDetails', { productId }, { product: null }))).toBeNull();
     expect(readDetails(exchange('getProductDetails', { productId }, null))).toBeNull();
+    expect(readDetails(exchange('getProductDetails', { productId }, { productId, found: false }))).toBeNull();
   });
 
   it('adds a product listed in the catalogue shape with the fields the cart needs', () => {
@@ -82,7 +90,7 @@ describe('tool results read whatever product shape the gateway returns', () => {
             price,
             image,
             productUrl: TODAY.productUrl,
-            retailer: TODAY.retailer,
+            retailer,
             size: 'L',
           },
         },

@@ -42,8 +42,8 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
   value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /**
- * A product as a tool returned it, under today's field names or the catalogue's (`id`, `name`,
- * `priceCents`, `imageUrl`), so a change of the product shape on the gateway's side leaves the model
+ * A product as a tool returned it, under today's field names or a card's (`id`, `name`, `priceCents`,
+ * `imageUrl`, `marketplace`), so a change of the product shape on the gateway's side leaves the model
  * reading it.
  */
 function productOf(value: unknown): ProductSummary | undefined {
@@ -54,6 +54,7 @@ function productOf(value: unknown): ProductSummary | undefined {
     productName: value.productName ?? value.name,
     price: value.priceCents ?? value.price,
     image: value.image ?? value.imageUrl,
+    retailer: value.retailer ?? value.marketplace,
   });
   return parsed.success ? parsed.data : undefined;
 }
@@ -68,9 +69,13 @@ export function readSearch(exchange: ToolExchange): SearchSnapshot | undefined {
   return { input: input.data, products, total };
 }
 
-/** The product of a details result, `{ product }` or the product itself; null when it is gone. */
+/**
+ * The product of a details result, `{ product }` or the product itself; null when it is gone
+ * (`{ product: null }`, null, or `{ productId, found: false }`).
+ */
 export function readDetails(exchange: ToolExchange): ProductSummary | null | undefined {
   const result = rawValueOf(exchange, 'getProductDetails');
+  if (isRecord(result) && result.found === false) return null;
   const product = isRecord(result) && 'product' in result ? result.product : result;
   return product === null ? null : productOf(product);
 }
