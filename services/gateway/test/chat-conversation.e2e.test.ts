@@ -42,9 +42,8 @@ interface CartItem {
   color: string;
 }
 
-/** One turn as the shopper lived it: what they said, what the assistant did, what it answered. */
+/** One turn as the shopper lived it: what the assistant did and what it answered. */
 interface Turn {
-  says: string;
   calls: { toolName: string; input: Record<string, unknown> }[];
   outputs: Record<string, unknown>[];
   answer: string;
@@ -92,21 +91,17 @@ describe.each(models)('a shopping conversation with $name, through POST /api/cha
       model.current = make();
       const client = new TestClient(stack.url);
       await client.onboard(`${randomUUID().slice(0, 8)}@example.com`);
-      const turns: Turn[] = [];
       let sessionId: string | undefined;
 
       const say = async (says: string): Promise<Turn> => {
         const reply = await chat(client, { ...(sessionId && { sessionId }), messages: [userMessage(says)] });
         expect(reply.status).toBe(200);
         sessionId = reply.headers.get('x-session-id') ?? undefined;
-        const turn: Turn = {
-          says,
+        return {
           calls: toolCallsOf(reply.chunks) as Turn['calls'],
           outputs: outputsOf(reply.chunks),
           answer: textOf(reply.message),
         };
-        turns.push(turn);
-        return turn;
       };
       const searched = (turn: Turn) =>
         (at(turn.outputs, 0).products as Record<string, unknown>[]).map(shownOf);
