@@ -53,6 +53,35 @@ describe('parseSearchRequest', () => {
     expect(parseSearchRequest('summit ridge boots').input).toEqual({ query: 'summit ridge boots', limit: 5 });
   });
 
+  it.each([
+    ['hi! I am looking for a warm winter jacket', 'warm winter jacket'],
+    ['Hello, could you please find me some wool socks? Thanks!', 'wool socks'],
+    ['also find me a gift for my dad who likes coffee', 'coffee'],
+    ['a present for my sister who loves hiking', 'hiking'],
+    ['boyfriend jeans', 'boyfriend jeans'],
+  ])('keeps only the product words of "%s"', (message, query) => {
+    expect(parseSearchRequest(message).input.query).toBe(query);
+  });
+
+  it.each([
+    ['I need something to keep me warm', 'winter jacket'],
+    ['anything for the rain?', 'rain jacket'],
+    ['a gift for my brother, something for running', 'running shoes'],
+  ])('searches for the product that meets the need in "%s"', (message, query) => {
+    expect(parseSearchRequest(message)).toMatchObject({ input: { query }, namesProduct: true });
+  });
+
+  it('reads "cheaper" as a price relative to what was shown, unless an amount is said', () => {
+    expect(parseSearchRequest('anything cheaper?')).toMatchObject({
+      input: { query: '', limit: 5 },
+      relativePrice: 'lower',
+    });
+    expect(parseSearchRequest('more expensive ones')).toMatchObject({ relativePrice: 'higher' });
+    const withAmount = parseSearchRequest('something cheaper, under $80?');
+    expect(withAmount.input).toEqual({ query: '', maxPrice: 80, limit: 5 });
+    expect(withAmount.relativePrice).toBeUndefined();
+  });
+
   it('tells a named product from bare limits', () => {
     expect(parseSearchRequest('boots under $90')).toMatchObject({ hasSubject: true, namesProduct: true });
     expect(parseSearchRequest('something in red under $90')).toMatchObject({
@@ -86,6 +115,15 @@ describe('parseIntent', () => {
     ['Hello there', 'greeting'],
     ['thank you!', 'thanks'],
     ['what is the meaning of life?', 'off-topic'],
+    ['more like the first one', 'similar'],
+    ['something similar to it', 'similar'],
+    ['something like a hoodie', 'search'],
+    ['anything cheaper?', 'search'],
+    ['from Nike?', 'search'],
+    ['yes please', 'accept'],
+    ['ok thanks', 'thanks'],
+    ['I need a present for my sister', 'gift-question'],
+    ['I need something to keep me warm', 'search'],
   ])('reads "%s" as %s', (message, kind) => {
     expect(parseIntent(message).kind).toBe(kind);
   });
@@ -103,6 +141,16 @@ describe('parseIntent', () => {
       target: { kind: 'pronoun' },
       wish: { size: 'L', color: 'blue' },
     });
+  });
+
+  it('reads "if possible" as a wish the nearest variant satisfies', () => {
+    expect(parseIntent('add it in size L, black if possible')).toMatchObject({
+      kind: 'add',
+      target: { kind: 'pronoun' },
+      wish: { size: 'L', color: 'black', soft: true },
+    });
+    expect(parseIntent('add it in black')).toMatchObject({ wish: { color: 'black' } });
+    expect(parseIntent('add it in black')).not.toMatchObject({ wish: { soft: true } });
   });
 
   it.each([

@@ -60,6 +60,11 @@ const cartWithHoodieAndBeanie = () => [
   cartItem('hoodie', HOODIE_ID),
   cartItem('beanie', BEANIE_ID, 'One Size'),
 ];
+const WINTER_JACKET_ID = '44444444-4444-4444-8444-444444444444';
+const cartWithTwoJackets = () => [
+  cartItem('rain jacket', JACKET_ID, 'L'),
+  cartItem('winter jacket', WINTER_JACKET_ID, 'L'),
+];
 const cartWithJacketAndBeanie = () => [
   cartItem('rain jacket', JACKET_ID, 'L'),
   cartItem('beanie', BEANIE_ID),
@@ -68,7 +73,7 @@ const cartWithJacketAndBeanie = () => [
 /** The products the shopper saw last: the output of the latest searchProducts call before the phrase. */
 function shownBy(turns: Turn[]): ProductSummary[] {
   const outputs = turns.flatMap((turn) => turn.outputs) as { products?: ProductSummary[] }[];
-  return outputs.findLast((output) => Array.isArray(output?.products))?.products ?? [];
+  return outputs.findLast((output) => (output?.products?.length ?? 0) > 0)?.products ?? [];
 }
 
 const product = (products: ProductSummary[], index: number) => {
@@ -250,6 +255,116 @@ const cases: Case[] = [
     calls: () => [['rememberPreference', { fact: 'I prefer slim fit' }]],
     reply: /I'll remember: "I prefer slim fit"/,
   },
+  {
+    phrase: 'hi! I am looking for a warm winter jacket',
+    calls: () => [['searchProducts', { query: 'warm winter jacket' }]],
+  },
+  {
+    phrase: 'Hello, could you please find me some wool socks? Thanks!',
+    calls: () => [['searchProducts', { query: 'wool socks' }]],
+  },
+  {
+    phrase: 'something cheaper, under $80?',
+    before: ['show me winter jackets'],
+    calls: () => [['searchProducts', { query: 'winter jackets', maxPrice: 80 }]],
+  },
+  {
+    phrase: 'anything cheaper?',
+    before: ['show me winter jackets'],
+    calls: (shown) => [
+      [
+        'searchProducts',
+        { query: 'winter jackets', maxPrice: (Math.min(...shown.map(({ price }) => price)) - 1) / 100 },
+      ],
+    ],
+  },
+  {
+    phrase: 'cheaper ones?',
+    before: ['best rated winter jackets'],
+    calls: (shown) => [
+      [
+        'searchProducts',
+        {
+          query: 'winter jackets',
+          sortBy: 'rating',
+          maxPrice: (Math.min(...shown.map(({ price }) => price)) - 1) / 100,
+        },
+      ],
+    ],
+  },
+  {
+    phrase: 'in size L',
+    before: ['show me hoodies under $60'],
+    calls: () => [['searchProducts', { query: 'hoodies', maxPrice: 60, size: 'L' }]],
+  },
+  {
+    phrase: 'any from Nike?',
+    before: ['show me hoodies'],
+    calls: () => [['searchProducts', { query: 'hoodies', brand: 'Nike' }]],
+    reply: /^I found no products matching "hoodies" from Nike\. Want me to search again without the brand\?$/,
+  },
+  {
+    phrase: 'any in blue?',
+    before: ['show me hoodies'],
+    calls: () => [['searchProducts', { query: 'hoodies', color: 'blue' }]],
+    reply: /Want me to search again without the color\?$/,
+  },
+  {
+    phrase: 'yes please',
+    before: ['show me hoodies', 'any in blue?'],
+    calls: () => [['searchProducts', { query: 'hoodies' }]],
+    reply: /^I found \d+ products for "hoodies"/,
+  },
+  {
+    phrase: 'more like the first one',
+    before: ['show me hoodies'],
+    calls: (shown) => [
+      [
+        'searchProducts',
+        {
+          query: product(shown, 0).productName.slice(product(shown, 0).brand.length).trim().toLowerCase(),
+        },
+      ],
+    ],
+  },
+  {
+    phrase: 'tell me more about the second one',
+    before: ['show me hoodies', 'any in blue?'],
+    calls: (shown) => [['getProductDetails', { productId: product(shown, 1).productId }]],
+  },
+  {
+    phrase: 'add it in size L, black if possible',
+    before: ['show me winter jackets under $80', 'tell me more about the second one'],
+    calls: (shown) => [['addToCart', { ...pick(product(shown, 1)), size: 'L', color: 'Black' }]],
+    reply: /\(size L, Black\)/,
+  },
+  {
+    phrase: 'add the jacket in M',
+    before: ['show me winter jackets', 'tell me more about the third one'],
+    calls: (shown) => [['addToCart', { ...pick(product(shown, 2)), size: 'M' }]],
+  },
+  {
+    phrase: 'also find me a gift for my dad who likes coffee',
+    calls: () => [['searchProducts', { query: 'coffee' }]],
+    reply: /Coffee/,
+  },
+  {
+    phrase: 'I need a present for my sister',
+    calls: () => [],
+    reply: /What do they like\?/,
+  },
+  {
+    phrase: 'remove the jacket',
+    cart: cartWithTwoJackets,
+    calls: () => [['viewCart', {}]],
+    reply: /^Which item do you mean\?\n\n- .*Rain Jacket.*\n- .*Winter Jacket/,
+  },
+  {
+    phrase: 'remove the jacket from my cart',
+    before: ['show me winter jackets', 'add the second one in L'],
+    calls: () => [['removeFromCart', { itemId: '00000000-0000-4000-8000-000000000001' }]],
+    reply: /^Removed .*Winter Jacket from your cart\.$/,
+  },
   { phrase: 'hi', calls: () => [], reply: /shopping assistant/ },
   { phrase: "what's the weather like today?", calls: () => [], reply: /only help with shopping/ },
   { phrase: 'write me a poem', calls: () => [], reply: /only help with shopping/ },
@@ -329,7 +444,41 @@ describe('the offline model in the SDK tool loop', () => {
   it('lists the cart when an item to remove is not in it', async () => {
     const turn = await runTurn(createFakeShop(cartWithHoodieAndBeanie()), [], 'remove the sunglasses');
     expect(turn.toolCalls.map(({ toolName }) => toolName)).toEqual(['viewCart']);
-    expect(turn.text).toMatch(/couldn't find "sunglasses" in your cart\. It has:\n\n- .*Hoodie/);
+    expect(turn.text).toMatch(/^There's no sunglasses in your cart\. It has:\n\n- .*Hoodie/);
+  });
+
+  it('says an empty cart in words when asked to remove something from it', async () => {
+    const turn = await runTurn(createFakeShop(), [], 'remove the jacket from my cart');
+    expect(turn.toolCalls.map(({ toolName }) => toolName)).toEqual(['viewCart']);
+    expect(turn.text).toBe('Your cart is empty, so there is nothing to remove.');
+  });
+
+  it('adds the nearest colour when the wished one is missing "if possible", and says which', async () => {
+    const shop = createFakeShop();
+    const earlier = await converse(shop, [
+      'show me winter jackets under $80',
+      'tell me more about the first one',
+    ]);
+    const jacket = product(shownBy(earlier), 0);
+    expect(jacket.colors).not.toContain('Black');
+    const turn = await runTurn(shop, earlier.at(-1)?.messages ?? [], 'add it in size L, black if possible');
+    expect(turn.toolCalls).toEqual([
+      { toolName: 'addToCart', input: { ...pick(jacket), size: 'L', color: jacket.colors?.[0] } },
+    ]);
+    expect(turn.text).toBe(
+      `Added ${jacket.productName} (size L, ${jacket.colors?.[0]}) to your cart for ${usd(jacket.price)}. It doesn't come in black, so I chose ${jacket.colors?.[0]}.`,
+    );
+  });
+
+  it('still asks when a colour the shopper insists on is missing', async () => {
+    const shop = createFakeShop();
+    const earlier = await converse(shop, [
+      'show me winter jackets under $80',
+      'tell me more about the first one',
+    ]);
+    const turn = await runTurn(shop, earlier.at(-1)?.messages ?? [], 'add it in size L in black');
+    expect(turn.toolCalls).toEqual([]);
+    expect(turn.text).toMatch(/doesn't come in black\. Available colors:/);
   });
 
   it('answers instead of asking again for a result it cannot read', async () => {

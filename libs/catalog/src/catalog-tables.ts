@@ -147,6 +147,14 @@ export const PRODUCT_TYPES: readonly ProductTypeRow[] = [
     palette: ['Red Plaid', 'Green Plaid', 'Blue Plaid', 'Grey Plaid'],
   },
   {
+    name: 'Winter Jacket',
+    category: 'apparel',
+    lines: ["Men's Quilted", "Women's Sherpa-Lined"],
+    priceRange: [5900, 11900],
+    sizes: TOPS,
+    palette: ['Black', 'Charcoal', 'Navy', 'Olive', 'Camel', 'Burgundy'],
+  },
+  {
     name: 'Running Shoes',
     category: 'footwear',
     lines: ["Men's", "Women's"],
@@ -289,5 +297,21 @@ export const PRODUCT_TYPES: readonly ProductTypeRow[] = [
     priceRange: [1400, 3200],
     sizes: ['S', 'M', 'L'],
     palette: ['Black', 'Heather Grey', 'White', 'Navy', 'Assorted'],
+  },
+  {
+    name: 'Coffee Mug',
+    category: 'accessories',
+    lines: ['Insulated Travel', 'Stoneware'],
+    priceRange: [1500, 4500],
+    sizes: ONE_SIZE,
+    palette: ['Black', 'White', 'Sage', 'Navy', 'Terracotta'],
+  },
+  {
+    name: 'Coffee Grinder',
+    category: 'accessories',
+    lines: ['Hand Burr', 'Electric Burr'],
+    priceRange: [3900, 12900],
+    sizes: ONE_SIZE,
+    palette: ['Black', 'Stainless Steel', 'Walnut', 'White'],
   },
 ];

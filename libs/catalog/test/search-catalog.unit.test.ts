@@ -34,6 +34,16 @@ describe('searchCatalog', () => {
     expect(products[0]?.productType).toMatch(/Boots/);
   });
 
+  it('has what a plain shopping chat asks for: winter jackets under $80 in several colours, coffee things', () => {
+    const jackets = all({ query: 'winter jacket', maxPriceCents: 8000, size: 'L' }).products;
+    expect(jackets.length).toBeGreaterThan(1);
+    expect(new Set(jackets.flatMap(({ colors }) => colors)).size).toBeGreaterThan(2);
+    const coffee = all({ query: 'coffee' }).products;
+    expect(new Set(coffee.map(({ productType }) => productType))).toEqual(
+      new Set(['Coffee Mug', 'Coffee Grinder']),
+    );
+  });
+
   it('returns nothing for a query nothing matches', () => {
     expect(searchCatalog({ query: 'microwave oven' })).toEqual({
       products: [],

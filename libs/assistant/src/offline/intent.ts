@@ -7,6 +7,8 @@ import { takeColor, takeSize } from './variant-words';
 export interface VariantWish {
   size?: string;
   color?: string;
+  /** "black if possible": the nearest the product has will do, said to the shopper. */
+  soft?: boolean;
 }
 
 export type Intent =
@@ -20,6 +22,12 @@ export type Intent =
   | { kind: 'remove'; target: Reference }
   | { kind: 'checkout'; target: Reference; wish: VariantWish }
   | { kind: 'remember'; fact: string }
+  /** "more like the first one": products of the same kind as the one pointed at. */
+  | { kind: 'similar'; target: Reference }
+  /** "yes" to the broader search the last empty answer offered. */
+  | { kind: 'accept' }
+  /** A gift for someone, without a word on what they like. */
+  | { kind: 'gift-question' }
   | { kind: 'greeting' }
   | { kind: 'thanks' }
   | { kind: 'off-topic' };
@@ -42,12 +50,20 @@ const SHOPPING_VERB =
   /\b(?:show me|find|search|searching|looking for|look for|shop for|shopping for|recommend|suggest|do you (?:have|sell|carry)|buy|purchase)\b/;
 const GREETING = /^(?:hi|hello|hey|hiya|howdy|yo|greetings|good (?:morning|afternoon|evening))\b/;
 const THANKS = /\b(?:thanks|thank you|thx|cheers|appreciate it)\b/;
+const SIMILAR = /\b(?:more|others?|something|anything|ones?|things?|stuff)\s+(?:just\s+)?like\b|\bsimilar\b/;
+const YES = /^(?:yes|yeah|yep|yup|sure|ok(?:ay)?|please do|go ahead|do it|why not)\b/;
+const SOFT_WISH =
+  /\b(?:if (?:possible|available|you can|they have (?:it|one|them))|preferably|ideally|or (?:similar|close|the nearest|whatever))\b/;
 
 function wishOf(message: string): VariantWish {
   const scanner = new TextScanner(message);
   const size = takeSize(scanner);
   const color = takeColor(scanner);
-  return { ...(size !== undefined && { size }), ...(color !== undefined && { color }) };
+  return {
+    ...(size !== undefined && { size }),
+    ...(color !== undefined && { color }),
+    ...(SOFT_WISH.test(scanner.remaining) && { soft: true }),
+  };
 }
 
 function factOf(message: string): string {
@@ -76,6 +92,9 @@ export function parseIntent(message: string): Intent {
   }
   if (ADD.test(text)) return { kind: 'add', target, wish: wishOf(message), request };
   if (CART.test(text)) return { kind: 'view-cart' };
+  if (SIMILAR.test(text) && target.kind !== 'none' && target.kind !== 'words') {
+    return { kind: 'similar', target };
+  }
   if (MORE_RESULTS.test(text) && !request.namesProduct) return { kind: 'more-results' };
   if (target.kind === 'position' || (target.kind === 'superlative' && !request.namesProduct)) {
     return { kind: 'details', target };
@@ -84,11 +103,15 @@ export function parseIntent(message: string): Intent {
   if (target.kind === 'pronoun' && (SHOW.test(text) || !request.hasSubject))
     return { kind: 'details', target };
   const { input } = request;
-  const hasFilter = Object.keys(input).some((key) => key !== 'query' && key !== 'limit');
+  const hasFilter =
+    Object.keys(input).some((key) => key !== 'query' && key !== 'limit') ||
+    request.relativePrice !== undefined;
   if (request.namesProduct || hasFilter || (SHOPPING_VERB.test(text) && request.hasSubject)) {
     return { kind: 'search', request };
   }
+  if (request.gift) return { kind: 'gift-question' };
   if (THANKS.test(text)) return { kind: 'thanks' };
+  if (YES.test(text)) return { kind: 'accept' };
   if (GREETING.test(text)) return { kind: 'greeting' };
   return { kind: 'off-topic' };
 }

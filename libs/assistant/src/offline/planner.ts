@@ -1,12 +1,13 @@
 import type { ProductSummary } from '@shop/product-search';
 import { TITLE_PROMPT_MARKER } from '../title-prompt';
-import type { ShoppingToolInput, ShoppingToolName } from '../tool-schemas';
+import type { SearchProductsInput, ShoppingToolInput, ShoppingToolName } from '../tool-schemas';
+import { broaderSearch } from './broader-search';
 import type { Conversation, ToolExchange } from './conversation';
 import { parseIntent, type Intent, type VariantWish } from './intent';
 import * as reply from './replies';
 import { resolveCartItem, resolveProduct } from './resolve-target';
 import { resolveVariant } from './resolve-variant';
-import { parseSearchRequest } from './search-request';
+import { parseSearchRequest, RESULTS_PER_PAGE, type SearchRequest } from './search-request';
 import { shoppingState, type ShoppingState } from './shopping-state';
 import { titleFor } from './title-for';
 import { readAdded, readDetails, readOrder, readRemembered, readSearch } from './tool-results';
@@ -71,24 +72,81 @@ function addToCartCall(context: Context, product: ProductSummary, wish: VariantW
   });
 }
 
-function planSearch(context: Context, intent: Extract<Intent, { kind: 'search' }>): Step {
+/** The answer to this request's search, once it ran. */
+function searchedReply(context: Context): Step | undefined {
   const done = doneThisTurn(context, 'searchProducts');
   const snapshot = done && readSearch(done);
-  if (snapshot) return say(reply.searchReply(snapshot));
-  const { input, hasSubject } = intent.request;
+  return snapshot ? say(reply.searchReply(snapshot)) : undefined;
+}
+
+const dollars = (cents: number) => cents / 100;
+
+/**
+ * "cheaper" / "more expensive" as a limit: just below the cheapest (above the dearest) product the
+ * shopper saw last. With nothing seen, the search is only sorted that way.
+ */
+function withRelativePrice(
+  context: Context,
+  search: SearchProductsInput,
+  relative: NonNullable<SearchRequest['relativePrice']>,
+): SearchProductsInput {
+  const { minPrice: _min, maxPrice: _max, ...rest } = search;
+  const prices = (context.state.listing?.products ?? []).map(({ price }) => price);
+  if (prices.length === 0) return { ...rest, sortBy: relative === 'lower' ? 'price_asc' : 'price_desc' };
+  return relative === 'lower'
+    ? { ...rest, maxPrice: dollars(Math.min(...prices) - 1) }
+    : { ...rest, minPrice: dollars(Math.max(...prices) + 1) };
+}
+
+/**
+ * A message that names no product and no category ("cheaper", "under $80", "any in blue?", "in size L",
+ * "from Nike") refines the last search: its topic and filters stay, only what the message says changes.
+ */
+function planSearch(context: Context, intent: Extract<Intent, { kind: 'search' }>): Step {
+  const answered = searchedReply(context);
+  if (answered) return answered;
+  const { input, relativePrice } = intent.request;
   const previous = context.state.search?.input;
-  // "what about in blue?" names no product: it narrows the last search instead of browsing everything.
-  if (!hasSubject && previous) {
+  const refines = previous !== undefined && input.query === '' && input.category === undefined;
+  let search = input;
+  if (refines) {
     const { page: _page, ...kept } = previous;
-    return one(context, 'searchProducts', { ...kept, ...input, query: previous.query });
+    search = { ...kept, ...input, query: previous.query };
   }
-  return one(context, 'searchProducts', input);
+  if (relativePrice !== undefined) search = withRelativePrice(context, search, relativePrice);
+  return one(context, 'searchProducts', search);
+}
+
+/** What kind of product it is, in the words of its name without the brand: "hooded puffer jacket". */
+function kindOf(product: ProductSummary): string {
+  const { productName, brand } = product;
+  const unbranded = productName.toLowerCase().startsWith(brand.toLowerCase())
+    ? productName.slice(brand.length)
+    : productName;
+  return unbranded.trim().toLowerCase();
+}
+
+/** "more like the first one": a new search for products of that one's kind. */
+function planSimilar(context: Context, intent: Extract<Intent, { kind: 'similar' }>): Step {
+  const answered = searchedReply(context);
+  if (answered) return answered;
+  const target = resolveProduct(intent.target, context.state);
+  if (!target.ok) return say(reply.productProblemReply(target.problem));
+  return one(context, 'searchProducts', { query: kindOf(target.value), limit: RESULTS_PER_PAGE });
+}
+
+/** "yes" after a search found nothing runs the broader search that answer offered. */
+function planAccept(context: Context): Step {
+  const answered = searchedReply(context);
+  if (answered) return answered;
+  const { search } = context.state;
+  const broader = search && search.products.length === 0 ? broaderSearch(search.input) : undefined;
+  return broader ? one(context, 'searchProducts', broader.input) : say(reply.ASK_WHAT_TO_SEARCH);
 }
 
 function planMoreResults(context: Context): Step {
-  const done = doneThisTurn(context, 'searchProducts');
-  const snapshot = done && readSearch(done);
-  if (snapshot) return say(reply.searchReply(snapshot));
+  const answered = searchedReply(context);
+  if (answered) return answered;
   const previous = context.state.search?.input;
   if (!previous) return say(reply.ASK_WHAT_TO_SEARCH);
   return one(context, 'searchProducts', { ...previous, page: (previous.page ?? 1) + 1 });
@@ -119,7 +177,7 @@ function planDetails(context: Context, intent: Extract<Intent, { kind: 'details'
 function planAdd(context: Context, intent: Extract<Intent, { kind: 'add' }>): Step {
   const added = doneThisTurn(context, 'addToCart');
   const item = added && readAdded(added);
-  if (item) return say(reply.addedReply(item));
+  if (item) return say(reply.addedReply(item, intent.wish));
   const target = resolveProduct(intent.target, context.state);
   if (target.ok) return addToCartCall(context, target.value, intent.wish);
   if (intent.target.kind !== 'words') return say(reply.productProblemReply(target.problem));
@@ -171,7 +229,7 @@ function planRemove(context: Context, intent: Extract<Intent, { kind: 'remove' }
   const target = resolveCartItem(intent.target, context.state);
   if (target.ok) return one(context, 'removeFromCart', { itemId: target.value.id });
   if (refreshCart(context)) return one(context, 'viewCart', {});
-  return say(reply.cartProblemReply(target.problem, context.state.cart.items));
+  return say(reply.cartProblemReply(target.problem, context.state.cart.items, 'remove'));
 }
 
 /**
@@ -215,7 +273,7 @@ function planCheckout(context: Context, intent: Extract<Intent, { kind: 'checkou
   const target = resolveCartItem(intent.target, context.state);
   if (target.ok) return one(context, 'checkout', { cartItemId: target.value.id });
   if (refreshCart(context)) return one(context, 'viewCart', {});
-  return say(reply.cartProblemReply(target.problem, context.state.cart.items));
+  return say(reply.cartProblemReply(target.problem, context.state.cart.items, 'check out'));
 }
 
 function planRemember(context: Context, intent: Extract<Intent, { kind: 'remember' }>): Step {
@@ -246,6 +304,12 @@ function planIntent(context: Context, intent: Intent): Step {
       return planCheckout(context, intent);
     case 'remember':
       return planRemember(context, intent);
+    case 'similar':
+      return planSimilar(context, intent);
+    case 'accept':
+      return planAccept(context);
+    case 'gift-question':
+      return say(reply.GIFT_QUESTION_REPLY);
     case 'greeting':
       return say(reply.GREETING_REPLY);
     case 'thanks':

@@ -1,8 +1,10 @@
 import type { ProductSummary } from '@shop/product-search';
 import type { CartItemView, SearchProductsInput, ShoppingToolName } from '../tool-schemas';
+import { broaderSearch } from './broader-search';
+import type { VariantWish } from './intent';
 import { formatUsd } from './money';
 import type { TargetProblem } from './resolve-target';
-import type { VariantProblem } from './resolve-variant';
+import { colorMatches, sizeKey, type VariantProblem } from './resolve-variant';
 import type { SearchSnapshot } from './tool-results';
 
 /**
@@ -28,6 +30,8 @@ export const OFF_TOPIC_REPLY =
 export const ASK_WHAT_TO_REMEMBER =
   'What would you like me to remember? For example: "remember that I prefer slim fit".';
 export const ASK_WHAT_TO_SEARCH = 'What should I look for? Tell me a product, and any color, size or budget.';
+export const GIFT_QUESTION_REPLY =
+  'Happy to help with a gift! What do they like? For example coffee, running or hiking, and any budget.';
 
 const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`;
 
@@ -56,13 +60,24 @@ function productLine(product: ProductSummary, position: number): string {
   return `${position}. ${product.productName} - ${formatUsd(product.price)} (${product.brand}, rated ${product.rating}/5${colors})`;
 }
 
+/** What to try after a search found nothing: the broader search "yes" will run. */
+function broaderOffer(input: SearchProductsInput): string {
+  const broader = broaderSearch(input);
+  if (!broader)
+    return 'Try describing it another way, or browse a category: apparel, footwear or accessories.';
+  const { loosened } = broader;
+  return loosened.kind === 'filter'
+    ? `Want me to search again without the ${loosened.name}?`
+    : `Want me to search for "${loosened.query}" instead?`;
+}
+
 export function searchReply({ input, products, total }: SearchSnapshot): string {
   const described = describeSearch(input);
   const page = input.page ?? 1;
   if (products.length === 0) {
     return page > 1
       ? `There are no more results for ${described}.`
-      : `I found no products matching ${described}. Try other words or fewer filters.`;
+      : `I found no products matching ${described}. ${broaderOffer(input)}`;
   }
   const intro =
     page > 1
@@ -91,8 +106,20 @@ export function detailsReply(product: ProductSummary): string {
 
 export const PRODUCT_GONE_REPLY = "I couldn't find that product any more. Want me to search again?";
 
-export function addedReply(item: CartItemView): string {
-  return `Added ${item.productName}${variantOf(item.size, item.color)} to your cart for ${formatUsd(item.price)}.`;
+/** Added, and which size or colour was chosen where the product lacked the one asked for. */
+export function addedReply(item: CartItemView, wish: VariantWish): string {
+  const substitutes = [
+    wish.size !== undefined && sizeKey(item.size) !== sizeKey(wish.size)
+      ? `It doesn't come in size ${wish.size}, so I chose ${item.size}.`
+      : '',
+    wish.color !== undefined && !colorMatches(item.color, wish.color)
+      ? `It doesn't come in ${wish.color}, so I chose ${item.color}.`
+      : '',
+  ].filter(Boolean);
+  return [
+    `Added ${item.productName}${variantOf(item.size, item.color)} to your cart for ${formatUsd(item.price)}.`,
+    ...substitutes,
+  ].join(' ');
 }
 
 export function cartReply(items: readonly CartItemView[]): string {
@@ -163,17 +190,22 @@ export function productProblemReply(problem: TargetProblem): string {
   }
 }
 
-export function cartProblemReply(problem: TargetProblem, items: readonly CartItemView[]): string {
+/** Why a cart item could not be found; an empty cart is said in words, never listed. */
+export function cartProblemReply(
+  problem: TargetProblem,
+  items: readonly CartItemView[],
+  action: 'remove' | 'check out',
+): string {
   const listing = items.map((item) => `- ${item.productName}${variantOf(item.size, item.color)}`);
+  if (items.length === 0) return `Your cart is empty, so there is nothing to ${action}.`;
   switch (problem.kind) {
-    case 'nothing-to-point-at':
-      return 'Your cart is empty.';
+    case 'not-found':
+      return [`There's no ${problem.phrase} in your cart. It has:`, '', ...listing].join('\n');
     case 'out-of-range':
       return `Your cart has only ${plural(problem.count, 'item')}. Which one do you mean?`;
+    case 'nothing-to-point-at':
     case 'ambiguous':
       return ['Which item do you mean?', '', ...listing].join('\n');
-    case 'not-found':
-      return [`I couldn't find "${problem.phrase}" in your cart. It has:`, '', ...listing].join('\n');
   }
 }
 

@@ -45,10 +45,14 @@ function bySuperlative<T>(candidates: Candidate<T>[], by: Superlative): Resoluti
   return best ? found(best.candidate.value) : problem({ kind: 'nothing-to-point-at' });
 }
 
-/** The candidates sharing the most of the shopper's words; several equally good ones are ambiguous. */
+/**
+ * The candidates sharing the most of the shopper's words; among several equally good ones, the one the
+ * conversation is about ("the jacket" after looking at a jacket), else they are ambiguous.
+ */
 function byWords<T>(
   candidates: Candidate<T>[],
   { terms, phrase }: { terms: string[]; phrase: string },
+  focused: T | undefined,
 ): Resolution<T> {
   if (candidates.length === 0) return problem({ kind: 'not-found', phrase });
   const scored = candidates.map((candidate) => {
@@ -60,6 +64,8 @@ function byWords<T>(
   const best = scored.filter(({ score }) => score === top);
   const [only] = best;
   if (best.length === 1 && only) return found(only.candidate.value);
+  if (focused !== undefined && best.some(({ candidate }) => candidate.value === focused))
+    return found(focused);
   return problem({ kind: 'ambiguous', names: best.map(({ candidate }) => candidate.name) });
 }
 
@@ -77,7 +83,7 @@ function resolve<T>(reference: Reference, candidates: Candidate<T>[], focused: T
     case 'superlative':
       return bySuperlative(candidates, reference.by);
     case 'words':
-      return byWords(candidates, reference);
+      return byWords(candidates, reference, focused);
     case 'pronoun':
     case 'none':
       return focused === undefined ? byDefault(candidates) : found(focused);
@@ -92,9 +98,9 @@ const productCandidate = (product: ProductSummary): Candidate<ProductSummary> =>
   rating: product.rating,
 });
 
-/** A product of the latest search (or the one last looked at), as the shopper referred to it. */
+/** A product of the latest listing (or the one last looked at), as the shopper referred to it. */
 export function resolveProduct(reference: Reference, state: ShoppingState): Resolution<ProductSummary> {
-  const listed = state.search?.products ?? [];
+  const listed = state.listing?.products ?? [];
   const { focus } = state;
   const focused =
     focus?.kind === 'product'

@@ -22,7 +22,10 @@ export interface KnownCart {
 }
 
 export interface ShoppingState {
+  /** The latest search, found something or not: the topic a refinement ("in blue") narrows. */
   search?: SearchSnapshot;
+  /** The latest search that found products: what "the second one" points into, across empty searches. */
+  listing?: SearchSnapshot;
   focus?: Focus;
   cart: KnownCart;
   /** The list the shopper saw last, which "the second one" of an ambiguous verb ("buy") points into. */
@@ -32,17 +35,19 @@ export interface ShoppingState {
 }
 
 /**
- * What the conversation has established, replayed from its tool results in order: the latest search
- * (ordinals point into it), the focus of "it", and the cart as last listed plus the adds and removals
- * seen since.
+ * What the conversation has established, replayed from its tool results in order: the latest search,
+ * the latest one that listed products (ordinals point into it), the focus of "it", and the cart as last
+ * listed plus the adds and removals seen since.
  */
 export function shoppingState({ earlier, current }: Conversation): ShoppingState {
   const state: ShoppingState = { cart: { items: [], listed: false, fresh: false }, seenItems: new Map() };
   const currentIds = new Set(current.map(({ toolCallId }) => toolCallId));
   for (const exchange of [...earlier, ...current]) {
     const search = readSearch(exchange);
-    if (search) {
-      state.search = search;
+    if (search) state.search = search;
+    // A search that found nothing showed the shopper nothing to point at: what they saw before stands.
+    if (search && search.products.length > 0) {
+      state.listing = search;
       state.lastListing = 'search';
       const [only] = search.products;
       state.focus = search.products.length === 1 && only ? { kind: 'product', product: only } : undefined;

@@ -1,13 +1,11 @@
-import type { ProductSummary } from '@shop/product-search';
+import { productSummarySchema, type ProductSummary } from '@shop/product-search';
 import type { z } from 'zod';
 import {
   addToCartOutputSchema,
   checkoutOutputSchema,
-  getProductDetailsOutputSchema,
   rememberPreferenceOutputSchema,
   removeFromCartOutputSchema,
   searchProductsInputSchema,
-  searchProductsOutputSchema,
   viewCartOutputSchema,
   type CartItemView,
   type SearchProductsInput,
@@ -20,13 +18,17 @@ import type { ToolExchange } from './conversation';
  * absent: the offline model then says less rather than guess at a shape.
  */
 
+/** A tool's successful value, before any shape is assumed. */
+function rawValueOf(exchange: ToolExchange, toolName: ShoppingToolName): unknown {
+  return exchange.toolName === toolName && exchange.outcome?.ok ? exchange.outcome.value : undefined;
+}
+
 function valueOf<S extends z.ZodType>(
   exchange: ToolExchange,
   toolName: ShoppingToolName,
   schema: S,
 ): z.output<S> | undefined {
-  if (exchange.toolName !== toolName || !exchange.outcome?.ok) return undefined;
-  const parsed = schema.safeParse(exchange.outcome.value);
+  const parsed = schema.safeParse(rawValueOf(exchange, toolName));
   return parsed.success ? parsed.data : undefined;
 }
 
@@ -36,15 +38,47 @@ export interface SearchSnapshot {
   total: number;
 }
 
-export function readSearch(exchange: ToolExchange): SearchSnapshot | undefined {
-  const result = valueOf(exchange, 'searchProducts', searchProductsOutputSchema);
-  const input = searchProductsInputSchema.safeParse(exchange.input);
-  if (!result || !input.success) return undefined;
-  return { input: input.data, products: result.products, total: result.total };
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/**
+ * A product as a tool returned it, under today's field names or a card's (`id`, `name`, `priceCents`,
+ * `imageUrl`, `marketplace`), so a change of the product shape on the gateway's side leaves the model
+ * reading it.
+ */
+function productOf(value: unknown): ProductSummary | undefined {
+  if (!isRecord(value)) return undefined;
+  const parsed = productSummarySchema.safeParse({
+    ...value,
+    productId: value.productId ?? value.id,
+    productName: value.productName ?? value.name,
+    price: value.priceCents ?? value.price,
+    image: value.image ?? value.imageUrl,
+    retailer: value.retailer ?? value.marketplace,
+  });
+  return parsed.success ? parsed.data : undefined;
 }
 
-export const readDetails = (exchange: ToolExchange): ProductSummary | null | undefined =>
-  valueOf(exchange, 'getProductDetails', getProductDetailsOutputSchema)?.product;
+export function readSearch(exchange: ToolExchange): SearchSnapshot | undefined {
+  const result = rawValueOf(exchange, 'searchProducts');
+  const input = searchProductsInputSchema.safeParse(exchange.input);
+  if (!isRecord(result) || !Array.isArray(result.products) || !input.success) return undefined;
+  const products = result.products.map(productOf);
+  if (!products.every((product): product is ProductSummary => product !== undefined)) return undefined;
+  const total = typeof result.total === 'number' ? result.total : products.length;
+  return { input: input.data, products, total };
+}
+
+/**
+ * The product of a details result, `{ product }` or the product itself; null when it is gone
+ * (`{ product: null }`, null, or `{ productId, found: false }`).
+ */
+export function readDetails(exchange: ToolExchange): ProductSummary | null | undefined {
+  const result = rawValueOf(exchange, 'getProductDetails');
+  if (isRecord(result) && result.found === false) return null;
+  const product = isRecord(result) && 'product' in result ? result.product : result;
+  return product === null ? null : productOf(product);
+}
 
 export const readCart = (exchange: ToolExchange): CartItemView[] | undefined =>
   valueOf(exchange, 'viewCart', viewCartOutputSchema)?.items;

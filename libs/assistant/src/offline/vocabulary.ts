@@ -200,8 +200,103 @@ export const PRODUCT_NOUNS = new Set([
   'accessory',
   'accessorie',
   'outfit',
-  'gift',
+  'mug',
+  'coffee',
+  'grinder',
 ]);
+
+/**
+ * Who a gift is for and how they are described ("my dad who likes coffee"): left out of the query, so
+ * what the person likes is what gets searched.
+ */
+export const GIFT_WORDS = new Set([
+  'gift',
+  'gifts',
+  'present',
+  'presents',
+  'idea',
+  'ideas',
+  'dad',
+  'mom',
+  'mum',
+  'father',
+  'mother',
+  'parents',
+  'wife',
+  'husband',
+  'partner',
+  'boyfriend',
+  'girlfriend',
+  'friend',
+  'sister',
+  'brother',
+  'son',
+  'daughter',
+  'grandma',
+  'grandpa',
+  'boss',
+  'colleague',
+  'coworker',
+  'someone',
+  'somebody',
+  'him',
+  'her',
+  'he',
+  'she',
+  'who',
+  'likes',
+  'loves',
+  'love',
+  'enjoys',
+  'enjoy',
+  'into',
+  'fan',
+  'lover',
+]);
+
+/**
+ * Needs said instead of a product ("something to keep me warm"), with the product that meets each. Read
+ * only when a message names no product, so "warm winter jacket" stays the shopper's words.
+ */
+export const NEEDS: readonly (readonly [RegExp, string])[] = [
+  [/\b(?:keep (?:me|him|her|them|you) warm|stay warm|for the cold|cold weather|freezing)\b/, 'winter jacket'],
+  [/\b(?:for the rain|rainy|wet weather|stay dry|keep (?:me|him|her|them|you) dry)\b/, 'rain jacket'],
+  [/\b(?:for running|to run in|go running|jogging|marathon)\b/, 'running shoes'],
+  [/\b(?:for hiking|to hike in|go hiking|trekking)\b/, 'hiking boots'],
+  [/\b(?:for the beach|for the sun|sunny days?)\b/, 'sunglasses'],
+  [/\b(?:for (?:a |my )?trip|for travel(?:ling|ing)?)\b/, 'backpack'],
+  [/\b(?:to carry (?:my )?(?:stuff|things|laptop))\b/, 'backpack'],
+  [/\b(?:to keep (?:my )?(?:cards|cash|money))\b/, 'wallet'],
+  [/\b(?:to tell (?:the )?time)\b/, 'watch'],
+];
+
+/** Families of colours close to each other, each in order of closeness to its first. */
+export const COLOR_FAMILIES: readonly (readonly string[])[] = [
+  [
+    'black',
+    'charcoal',
+    'navy',
+    'heather grey',
+    'grey',
+    'indigo',
+    'dark blue',
+    'dark green',
+    'forest green',
+    'burgundy',
+    'brown',
+  ],
+  ['white', 'off-white', 'ivory', 'cream', 'beige', 'stone', 'heather grey', 'grey', 'silver'],
+  ['blue', 'cobalt blue', 'navy', 'light blue', 'dark blue', 'indigo', 'teal'],
+  ['green', 'forest green', 'olive', 'dark green', 'emerald', 'sage', 'teal'],
+  ['red', 'burgundy', 'maroon', 'coral', 'rust', 'terracotta', 'pink'],
+  ['brown', 'tan', 'camel', 'khaki', 'taupe', 'rust', 'walnut'],
+  ['yellow', 'sunflower yellow', 'mustard', 'gold', 'orange'],
+  ['pink', 'coral', 'rose gold', 'purple', 'plum'],
+  ['purple', 'plum', 'burgundy', 'indigo'],
+];
+
+/** Apparel sizes from small to large: the nearest of two sizes is the fewest steps away. */
+export const SIZE_LADDER = ['XXS', 'XS', 'S', 'M', 'L', 'XL', 'XXL', 'XXXL'] as const;
 
 export const ORDINAL_WORDS: Readonly<Record<string, number>> = {
   first: 1,
@@ -338,6 +433,41 @@ export const FILLER_WORDS = new Set([
   'pair',
   'pairs',
   'new',
+  'hi',
+  'hello',
+  'hey',
+  'hiya',
+  'am',
+  'was',
+  'were',
+  'thanks',
+  'thank',
+  'thx',
+  'ok',
+  'okay',
+  'great',
+  'cool',
+  'well',
+  'so',
+  'then',
+  'maybe',
+  'perhaps',
+  'if',
+  'possible',
+  'preferably',
+  'ideally',
+  'anything',
+  'else',
+  'other',
+  'another',
+  'kind',
+  'sort',
+  'type',
+  'available',
+  'again',
+  'instead',
+  'help',
+  'similar',
 ]);
 
 /** Verbs and phrases of the request itself ("add", "tell me more"), never part of what it is about. */
