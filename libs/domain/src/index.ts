@@ -14,6 +14,7 @@ export * from './payment/payment-claim';
 export * from './payment/payment-decider';
 export * from './payment/payment-aggregate';
 export * from './cart/cart-state';
+export * from './cart/checkout-reservation';
 export * from './cart/cart-commands';
 export * from './cart/cart-errors';
 export * from './cart/cart-decider';
