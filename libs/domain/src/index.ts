@@ -1,6 +1,7 @@
 export * from './decider';
 export * from './aggregate';
 export * from './domain-error';
+export * from './provider-answer';
 export * from './user/user-state';
 export * from './user/user-commands';
 export * from './user/onboarding-fields';
@@ -28,6 +29,7 @@ export * from './memory/memory-commands';
 export * from './memory/memory-decider';
 export * from './memory/memory-aggregate';
 export * from './deposit/deposit-decider';
+export * from './deposit/funding-outcome';
 export * from './deposit/deposit-aggregate';
 export * from './deposit/deposit-order-id';
 export * from './name-based-uuid';

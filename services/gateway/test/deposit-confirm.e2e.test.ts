@@ -235,6 +235,25 @@ describe('deposit: search service verification -> gateway confirmation', () => {
     });
   });
 
+  it('counts a funding answered 2xx in a body it cannot read as funded, never failed, and funds it once', async () => {
+    const user = await userWithWallets();
+    const body = {
+      amount: '1250000',
+      transactionHash: 'Dig3st' + randomUUID().replace(/-/g, ''),
+      network: 'testnet',
+      currency: USDC,
+    };
+    stack.provider.failNext('wallets.fund', { mode: 'garbled-after', status: 200 });
+    const answered = await confirm(user.userId, user.sui, body);
+    expect([answered.status, answered.json.usdmxAmount]).toEqual([200, '1.25']);
+    const again = await confirm(user.userId, user.sui, body);
+    expect([again.status, again.json.code]).toEqual([409, 'DEPOSIT_ALREADY_CREDITED']);
+    const { events } = await stack.store.load('deposit', body.transactionHash);
+    expect(events.map((e) => e.type)).toEqual(['DepositClaimed', 'DepositCredited']);
+    expect(events[1]!.data).toMatchObject({ providerAnswer: expect.stringMatching(/HTTP 200/) });
+    expect(Number(await usdcBalance(user.evm))).toBeCloseTo(1.25, 6);
+  });
+
   it('answers 503 WEBHOOK_NOT_CONFIGURED when no secret is configured', async () => {
     const unconfigured = await stack.startGateway({ DEPOSIT_WEBHOOK_SECRET: '' });
     const res = await new TestClient(unconfigured).request(

@@ -1,3 +1,5 @@
+import { ProviderAnswer, refusedByProvider } from '../provider-answer';
+
 /** The open checkout of a cart item: the order id its provider order is created under. */
 export interface CheckoutReservation {
   orderId: string;
@@ -23,24 +25,11 @@ export function resumesNow(reservation: CheckoutReservation, now: number): boole
 }
 
 /**
- * What came back from the provider's order creation when it gave no order to place: no answer
- * (a deadline, a lost connection), an error status, a 2xx that could not be read, or a readable
- * order nobody can pay (the payer's USDC falls short, no payment was prepared).
+ * What came back from the provider's order creation when it gave no order to place: an answer
+ * that is not an order, or a readable order nobody can pay (the payer's USDC falls short, no
+ * payment was prepared).
  */
-export type OrderCreationFailure =
-  | { answer: 'none' }
-  | { answer: 'status'; status: number }
-  | { answer: 'unreadable'; status: number }
-  | { answer: 'unpayable' };
-
-/** 4xx statuses that do not say no: a timeout, a collision with a request under the same key, too early, too many. */
-const notARefusal = new Set([408, 409, 425, 429]);
-
-const isRefusal = (failure: OrderCreationFailure): boolean =>
-  failure.answer === 'status' &&
-  failure.status >= 400 &&
-  failure.status < 500 &&
-  !notARefusal.has(failure.status);
+export type OrderCreationFailure = ProviderAnswer | { answer: 'unpayable' };
 
 /**
  * Whether the failure ends the reservation, so a later checkout starts a new order under a new
@@ -54,5 +43,5 @@ export function releasesReservation(
   failure: OrderCreationFailure,
 ): boolean {
   if (failure.answer === 'unpayable') return true;
-  return isRefusal(failure) && !reservation.inDoubt;
+  return refusedByProvider(failure) && !reservation.inDoubt;
 }

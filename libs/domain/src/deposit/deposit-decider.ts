@@ -42,6 +42,8 @@ export interface RecordDepositCredit {
   attempt: number;
   usdmxAmount: string;
   evmAddress: string;
+  /** The 2xx body the provider funded with when it could not be read, as it came. */
+  providerAnswer?: string;
 }
 
 export interface RecordDepositFailure {
@@ -92,6 +94,9 @@ function recordDepositCredit(command: RecordDepositCredit, state: DepositState):
         attempt: command.attempt,
         usdmxAmount: command.usdmxAmount,
         evmAddress: command.evmAddress,
+        ...(command.providerAnswer === undefined
+          ? {}
+          : { providerAnswer: command.providerAnswer.slice(0, 1000) }),
       },
     },
   ];

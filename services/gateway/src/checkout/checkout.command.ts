@@ -20,6 +20,7 @@ import {
 import { Aggregates } from '@shop/commands';
 import { ProviderClient, ProviderError } from '@shop/provider';
 import { currentCorrelationId } from '@shop/logging';
+import { providerAnswerOf } from '../infrastructure/provider-answer';
 import { CONFIG, PROVIDER } from '../infrastructure/tokens';
 import { missingAddressPart, providerOrderInput } from './provider-order-input';
 import { centsToMicroUnits, toMicroUnits } from './usdc-balance';
@@ -233,11 +234,8 @@ export class CheckoutHandler implements ICommandHandler<CheckoutCommand> {
 
 /** The provider's answer in the terms the cart decider releases or keeps a reservation by. */
 function failureOf(error: unknown): OrderCreationFailure {
-  if (!(error instanceof ProviderError)) return { answer: 'none' };
-  if (error.kind === 'insufficient_funds') return { answer: 'unpayable' };
-  if (error.status === undefined) return { answer: 'none' };
-  if (error.status < 300) return { answer: 'unreadable', status: error.status };
-  return { answer: 'status', status: error.status };
+  if (error instanceof ProviderError && error.kind === 'insufficient_funds') return { answer: 'unpayable' };
+  return providerAnswerOf(error);
 }
 
 function resultOf(orderId: string, order: OrderState): CheckoutResult {
