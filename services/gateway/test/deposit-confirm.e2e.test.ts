@@ -173,14 +173,17 @@ describe('deposit: search service verification -> gateway confirmation', () => {
       network: 'testnet',
       currency: USDC,
     });
-    expect(wrongPayer.status).toBe(400);
+    expect([wrongPayer.status, wrongPayer.json.code]).toEqual([400, 'WALLET_MISMATCH']);
     const wrongCoin = await confirm(user.userId, user.sui, {
       amount: '1000000',
       transactionHash: digest,
       network: 'testnet',
       currency: '0x2::sui::SUI',
     });
-    expect([wrongCoin.status, wrongCoin.json.error]).toEqual([400, 'Invalid coin type']);
+    expect([wrongCoin.status, wrongCoin.json]).toEqual([
+      400,
+      { error: 'Invalid coin type', code: 'INVALID_COIN_TYPE' },
+    ]);
     expect((await user.client.request('GET', '/api/orders?type=deposit')).json.total).toBe(0);
     // The digest was not burned by those refusals.
     expect(
@@ -193,6 +196,33 @@ describe('deposit: search service verification -> gateway confirmation', () => {
         })
       ).status,
     ).toBe(200);
+  });
+
+  it('tells a wallet that is not provisioned yet (can change) from a user that does not exist (final) by code', async () => {
+    const body = {
+      amount: '1000000',
+      transactionHash: 'Dig3st' + randomUUID().replace(/-/g, ''),
+      network: 'testnet',
+      currency: USDC,
+    };
+    const stranger = await confirm(randomUUID(), Ed25519Keypair.generate().toSuiAddress(), body);
+    expect([stranger.status, stranger.json]).toEqual([
+      400,
+      { error: 'Wallet not provisioned', code: 'USER_NOT_FOUND' },
+    ]);
+
+    stack.provider.failNext('wallets.create', { status: 400 });
+    const client = new TestClient(stack.url);
+    const userId = await client.onboard(`${randomUUID().slice(0, 8)}@example.com`);
+    await eventually(
+      () => client.request('GET', '/api/auth/profile'),
+      (r) => r.json.walletStatus === 'failed',
+    );
+    const unprovisioned = await confirm(userId, Ed25519Keypair.generate().toSuiAddress(), body);
+    expect([unprovisioned.status, unprovisioned.json]).toEqual([
+      400,
+      { error: 'Wallet not provisioned', code: 'WALLET_NOT_PROVISIONED' },
+    ]);
   });
 
   it('credits once under concurrent confirmations of one digest', async () => {
