@@ -284,6 +284,24 @@ describe('deposit: search service verification -> gateway confirmation', () => {
     expect(Number(await usdcBalance(user.evm))).toBeCloseTo(1.25, 6);
   });
 
+  it('lets one gateway at a time reconcile open claims: the others stand by', async () => {
+    await stack.startGateway();
+    const holders = async () =>
+      (
+        await stack.database.pool.query<{ holders: string }>(
+          `SELECT count(*) AS holders FROM pg_locks WHERE locktype = 'advisory' AND granted
+             AND objid = hashtext($1)::oid`,
+          [`reconcile:${stack.env.schema}:deposit-claims`],
+        )
+      ).rows[0]!.holders;
+    await expect.poll(async () => Number(await holders()), { timeout: 10_000 }).toBe(1);
+    const standing = await stack.database.pool.query<{ n: string }>(
+      `SELECT count(*) AS n FROM pg_stat_activity WHERE application_name = $1`,
+      [`lock:reconcile:${stack.env.schema}:deposit-claims`.slice(0, 63)],
+    );
+    expect(Number(standing.rows[0]!.n)).toBe(1);
+  });
+
   it('answers 503 WEBHOOK_NOT_CONFIGURED when no secret is configured', async () => {
     const unconfigured = await stack.startGateway({ DEPOSIT_WEBHOOK_SECRET: '' });
     const res = await new TestClient(unconfigured).request(
