@@ -7,9 +7,10 @@ import { cartDecider, fold, orderAggregate } from '@shop/domain';
 import { eventually, startTestStack, TestClient, TestStack } from './stack';
 
 /**
- * Checkout under provider faults: the provider refusing, failing after it acted, hanging, or
- * answering after the gateway's deadline, with retries under the same Idempotency-Key, under
- * fresh keys and without one, some of them concurrent.
+ * Checkout under provider faults: the provider refusing, failing after it acted, hanging (before
+ * or after it acted), losing its answer, answering after the gateway's deadline, or answering
+ * 2xx in a body the gateway cannot read, with retries under the same Idempotency-Key, under fresh
+ * keys and without one, some of them concurrent.
  */
 const providerTimeoutMs = 700;
 let stack: TestStack;
