@@ -20,10 +20,10 @@ import { depositSecret, figures, Shopper, Stack, TestClient, writeFigures } from
  * address, in another coin, too small, failed; paid by the claimant's wallet or by a stranger's),
  * verified and confirmed concurrently and repeatedly, by their owner and by third parties, while
  * faults hit every hop (chain RPC, search service -> gateway, provider funding: before the effect,
- * after it, hanging, losing the answer) and the gateway and the search service restart. Once the
- * owners have had their answers and the reconcilers have settled, every digest is credited
- * exactly once if and only if it is a valid payment by its claimant's wallet, and no record is
- * left PENDING. `DEPOSIT_PROPERTY_RUNS` runs more scenarios, `DEPOSIT_PROPERTY_SEED` replays one.
+ * after it, hanging, losing the answer, refusing, saying yes in a body that cannot be read) and
+ * the gateway and the search service restart. Once the owners have had their answers and the
+ * reconcilers have settled, every digest is credited exactly once if and only if it is a valid
+ * payment by its claimant's wallet, and no record is left PENDING. `DEPOSIT_PROPERTY_RUNS` runs more scenarios, `DEPOSIT_PROPERTY_SEED` replays one.
  */
 const runs = Number(process.env.DEPOSIT_PROPERTY_RUNS ?? 12);
 const seed = process.env.DEPOSIT_PROPERTY_SEED
@@ -130,8 +130,36 @@ interface Scenario {
   rounds: Operation[][];
   chainFaults: ChainFaultMode[];
   hopFaults: ProxyFault[];
-  providerFault: { mode: ProviderFaultMode; times: number } | null;
+  providerFault: { mode: ProviderFaultMode; times: number; status: number } | null;
 }
+
+const times = fc.integer({ min: 1, max: 2 });
+/**
+ * The funding call's answers: none, or not in time (before or after it funded); a 5xx; a refusal
+ * (4xx) or a 4xx that says no such thing; and a yes (2xx) in a body that cannot be read.
+ */
+const providerFaultArb = fc.oneof(
+  fc.record({
+    mode: fc.constantFrom<ProviderFaultMode>('hang', 'hang-after', 'lost'),
+    times,
+    status: fc.constant(500),
+  }),
+  fc.record({
+    mode: fc.constant<ProviderFaultMode>('error'),
+    times,
+    status: fc.constantFrom(500, 503, 400, 422, 409, 429),
+  }),
+  fc.record({
+    mode: fc.constant<ProviderFaultMode>('error-after'),
+    times,
+    status: fc.constantFrom(502, 409),
+  }),
+  fc.record({
+    mode: fc.constant<ProviderFaultMode>('garbled-after'),
+    times,
+    status: fc.constantFrom(200, 201),
+  }),
+);
 
 const paymentArb: fc.Arbitrary<PaymentSpec> = fc.record({
   kind: fc.constantFrom<PaymentKind>(
@@ -179,13 +207,7 @@ const scenarioArb: fc.Arbitrary<Scenario> = fc
       hopFaults: fc.array(fc.constantFrom<ProxyFault>('refuse', 'drop', 'hang', 'lose', 'late'), {
         maxLength: 2,
       }),
-      providerFault: fc.option(
-        fc.record({
-          mode: fc.constantFrom<ProviderFaultMode>('error', 'hang', 'error-after', 'hang-after', 'lost'),
-          times: fc.integer({ min: 1, max: 2 }),
-        }),
-        { nil: null },
-      ),
+      providerFault: fc.option(providerFaultArb, { nil: null }),
     });
   });
 
@@ -328,8 +350,9 @@ function injectFaults(scenario: Scenario): void {
   if (scenario.hopFaults.length > 0) hop.faultNext(...scenario.hopFaults);
   for (const fault of scenario.hopFaults) count('hop', fault);
   if (scenario.providerFault) {
+    const { mode, status, times } = scenario.providerFault;
     stack.provider.failNext('wallets.fund', scenario.providerFault);
-    for (let i = 0; i < scenario.providerFault.times; i += 1) count('provider', scenario.providerFault.mode);
+    for (let i = 0; i < times; i += 1) count('provider', `${mode}/${status}`);
   }
 }
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DepositEvent } from '@shop/contracts';
 import { ClaimDeposit, depositDecider } from '../src/deposit/deposit-decider';
+import { fundingOutcome } from '../src/deposit/funding-outcome';
 import { deciderSpec } from './decider-spec';
 
 const { given } = deciderSpec(depositDecider);
@@ -79,5 +80,45 @@ describe('deposit decider', () => {
     ).toHaveLength(1);
     history.when({ type: 'RecordDepositFailure', attempt: 2, reason: 'x' }).then([]);
     expect(history.when({ type: 'RecordDepositFailure', attempt: 1, reason: 'x' }).events()).toHaveLength(1);
+  });
+
+  it('records what came back with a credit whose 2xx answer could not be read', () => {
+    given(claimed())
+      .when({
+        type: 'RecordDepositCredit',
+        attempt: 1,
+        usdmxAmount: '2.5',
+        evmAddress: 'x',
+        providerAnswer: 'unexpected answer; body: {"unexpected":true}',
+      })
+      .then([
+        {
+          type: 'DepositCredited',
+          data: {
+            attempt: 1,
+            usdmxAmount: '2.5',
+            evmAddress: 'x',
+            providerAnswer: 'unexpected answer; body: {"unexpected":true}',
+          },
+        },
+      ]);
+  });
+});
+
+describe('a funding answer', () => {
+  it('funded the deposit when it was any 2xx, readable or not', () => {
+    expect(fundingOutcome({ answer: 'unreadable', status: 200 })).toBe('funded');
+    expect(fundingOutcome({ answer: 'unreadable', status: 201 })).toBe('funded');
+  });
+
+  it('failed it only when it was a 4xx refusal', () => {
+    for (const status of [400, 401, 403, 404, 422])
+      expect(fundingOutcome({ answer: 'status', status })).toBe('refused');
+  });
+
+  it('says neither when none came, the provider failed, or a 4xx does not say no', () => {
+    expect(fundingOutcome({ answer: 'none' })).toBe('unknown');
+    for (const status of [408, 409, 425, 429, 500, 502, 503, 504])
+      expect(fundingOutcome({ answer: 'status', status })).toBe('unknown');
   });
 });

@@ -117,7 +117,8 @@ export class ProviderHttp {
         kind: 'unavailable',
         operation,
         status,
-        providerMessage: `unexpected answer: ${problem}`,
+        // What came back, for the caller that counts this 2xx as done (a funding, an order).
+        providerMessage: `unexpected answer: ${problem}; body: ${text.slice(0, 300)}`,
       });
     }
     return { status, data: parsed.data };

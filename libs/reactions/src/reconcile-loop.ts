@@ -1,3 +1,4 @@
+import pg from 'pg';
 import type { Logger } from '@shop/logging';
 
 /** Items of open work driven per round; the rest wait for the next one. */
@@ -12,6 +13,12 @@ export interface ReconcileLoopOptions<K> {
   stale(touchedBefore: Date, limit: number): Promise<K[]>;
   /** Drives one item towards its final state; a failure is retried next round. */
   drive(key: K): Promise<void>;
+  /**
+   * Postgres of the session-level advisory lock that lets one process at a time drive this work,
+   * as one runs each reaction: two processes driving one item at once would each call the
+   * outside world for it. The others stand by and take over within an interval of its death.
+   */
+  singleHolder?: { databaseUrl: string; lockName: string };
 }
 
 /**
@@ -21,6 +28,7 @@ export interface ReconcileLoopOptions<K> {
 export class ReconcileLoop<K> {
   private timer: NodeJS.Timeout | null = null;
   private round: Promise<void> | null = null;
+  private lockClient: pg.Client | null = null;
 
   constructor(private readonly options: ReconcileLoopOptions<K>) {}
 
@@ -33,10 +41,14 @@ export class ReconcileLoop<K> {
   async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     await this.round;
+    const client = this.lockClient;
+    this.lockClient = null;
+    await client?.end().catch(() => undefined);
   }
 
   private async reconcile(): Promise<void> {
     const { what, intervalMs, logger } = this.options;
+    if (!(await this.holdsLock())) return;
     let keys: K[];
     try {
       keys = await this.options.stale(new Date(Date.now() - intervalMs), BATCH);
@@ -45,9 +57,42 @@ export class ReconcileLoop<K> {
       return;
     }
     for (const key of keys) {
+      // The lock's connection may have died mid-round: another process may hold it now.
+      if (!(await this.holdsLock())) return;
       await this.options.drive(key).catch((error: unknown) => {
         logger.warn({ err: error, key }, `${what}: still open; retrying next round`);
       });
     }
+  }
+
+  /** True while this process holds the lock (always, without one); tries to take it otherwise. */
+  private async holdsLock(): Promise<boolean> {
+    const holder = this.options.singleHolder;
+    if (!holder || this.lockClient) return true;
+    const client = new pg.Client({
+      connectionString: holder.databaseUrl,
+      application_name: `lock:${holder.lockName}`.slice(0, 63),
+    });
+    client.on('error', () => undefined);
+    try {
+      await client.connect();
+      const result = await client.query<{ locked: boolean }>(
+        'SELECT pg_try_advisory_lock(hashtext($1)) AS locked',
+        [holder.lockName],
+      );
+      if (!result.rows[0]?.locked) {
+        await client.end();
+        return false;
+      }
+    } catch (error) {
+      this.options.logger.warn({ err: error }, `could not take the ${this.options.what} lock`);
+      await client.end().catch(() => undefined);
+      return false;
+    }
+    client.on('end', () => {
+      if (this.lockClient === client) this.lockClient = null;
+    });
+    this.lockClient = client;
+    return true;
   }
 }

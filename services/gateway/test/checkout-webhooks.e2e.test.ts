@@ -145,7 +145,7 @@ describe('checkout -> approval -> webhooks -> delivered', () => {
     expect([noWallet.status, noWallet.json.code]).toEqual([400, 'CheckoutNoWalletError']);
   }, 60_000);
 
-  it('answers 502 when the provider is down at checkout, releasing the item for a later checkout', async () => {
+  it('answers 502 when the provider is down at checkout, and a later checkout resumes that order', async () => {
     const { client } = await shopper();
     const itemId = await cartItem(client, 6);
     stack.provider.failNext('orders.create', { times: 10, status: 503 });

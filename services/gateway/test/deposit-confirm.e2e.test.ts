@@ -173,14 +173,17 @@ describe('deposit: search service verification -> gateway confirmation', () => {
       network: 'testnet',
       currency: USDC,
     });
-    expect(wrongPayer.status).toBe(400);
+    expect([wrongPayer.status, wrongPayer.json.code]).toEqual([400, 'WALLET_MISMATCH']);
     const wrongCoin = await confirm(user.userId, user.sui, {
       amount: '1000000',
       transactionHash: digest,
       network: 'testnet',
       currency: '0x2::sui::SUI',
     });
-    expect([wrongCoin.status, wrongCoin.json.error]).toEqual([400, 'Invalid coin type']);
+    expect([wrongCoin.status, wrongCoin.json]).toEqual([
+      400,
+      { error: 'Invalid coin type', code: 'INVALID_COIN_TYPE' },
+    ]);
     expect((await user.client.request('GET', '/api/orders?type=deposit')).json.total).toBe(0);
     // The digest was not burned by those refusals.
     expect(
@@ -193,6 +196,33 @@ describe('deposit: search service verification -> gateway confirmation', () => {
         })
       ).status,
     ).toBe(200);
+  });
+
+  it('tells a wallet that is not provisioned yet (can change) from a user that does not exist (final) by code', async () => {
+    const body = {
+      amount: '1000000',
+      transactionHash: 'Dig3st' + randomUUID().replace(/-/g, ''),
+      network: 'testnet',
+      currency: USDC,
+    };
+    const stranger = await confirm(randomUUID(), Ed25519Keypair.generate().toSuiAddress(), body);
+    expect([stranger.status, stranger.json]).toEqual([
+      400,
+      { error: 'Wallet not provisioned', code: 'USER_NOT_FOUND' },
+    ]);
+
+    stack.provider.failNext('wallets.create', { status: 400 });
+    const client = new TestClient(stack.url);
+    const userId = await client.onboard(`${randomUUID().slice(0, 8)}@example.com`);
+    await eventually(
+      () => client.request('GET', '/api/auth/profile'),
+      (r) => r.json.walletStatus === 'failed',
+    );
+    const unprovisioned = await confirm(userId, Ed25519Keypair.generate().toSuiAddress(), body);
+    expect([unprovisioned.status, unprovisioned.json]).toEqual([
+      400,
+      { error: 'Wallet not provisioned', code: 'WALLET_NOT_PROVISIONED' },
+    ]);
   });
 
   it('credits once under concurrent confirmations of one digest', async () => {
@@ -233,6 +263,43 @@ describe('deposit: search service verification -> gateway confirmation', () => {
       usdcAmount: 1.5,
       usdmxAmount: '1.5',
     });
+  });
+
+  it('counts a funding answered 2xx in a body it cannot read as funded, never failed, and funds it once', async () => {
+    const user = await userWithWallets();
+    const body = {
+      amount: '1250000',
+      transactionHash: 'Dig3st' + randomUUID().replace(/-/g, ''),
+      network: 'testnet',
+      currency: USDC,
+    };
+    stack.provider.failNext('wallets.fund', { mode: 'garbled-after', status: 200 });
+    const answered = await confirm(user.userId, user.sui, body);
+    expect([answered.status, answered.json.usdmxAmount]).toEqual([200, '1.25']);
+    const again = await confirm(user.userId, user.sui, body);
+    expect([again.status, again.json.code]).toEqual([409, 'DEPOSIT_ALREADY_CREDITED']);
+    const { events } = await stack.store.load('deposit', body.transactionHash);
+    expect(events.map((e) => e.type)).toEqual(['DepositClaimed', 'DepositCredited']);
+    expect(events[1]!.data).toMatchObject({ providerAnswer: expect.stringMatching(/HTTP 200/) });
+    expect(Number(await usdcBalance(user.evm))).toBeCloseTo(1.25, 6);
+  });
+
+  it('lets one gateway at a time reconcile open claims: the others stand by', async () => {
+    await stack.startGateway();
+    const holders = async () =>
+      (
+        await stack.database.pool.query<{ holders: string }>(
+          `SELECT count(*) AS holders FROM pg_locks WHERE locktype = 'advisory' AND granted
+             AND objid = hashtext($1)::oid`,
+          [`reconcile:${stack.env.schema}:deposit-claims`],
+        )
+      ).rows[0]!.holders;
+    await expect.poll(async () => Number(await holders()), { timeout: 10_000 }).toBe(1);
+    const standing = await stack.database.pool.query<{ n: string }>(
+      `SELECT count(*) AS n FROM pg_stat_activity WHERE application_name = $1`,
+      [`lock:reconcile:${stack.env.schema}:deposit-claims`.slice(0, 63)],
+    );
+    expect(Number(standing.rows[0]!.n)).toBe(1);
   });
 
   it('answers 503 WEBHOOK_NOT_CONFIGURED when no secret is configured', async () => {

@@ -227,6 +227,37 @@ describe('POST /api/payment/verify', () => {
     expect(again.json.data).toMatchObject({ success: true, status: 'SUCCESS' });
   });
 
+  it.each([
+    ['the wallet is not provisioned yet', { status: 400, code: 'WALLET_NOT_PROVISIONED' }],
+    ['a validation error (the services disagree on a format)', { status: 400, code: 'VALIDATION_ERROR' }],
+    ['an unexpected 422', { status: 422, code: 'SCRIPTED' }],
+  ])(
+    'keeps a payment PENDING when the backend refuses what can change (%s), and delivers it later',
+    async (_, refusal) => {
+      const { digest } = pay();
+      const userId = randomUUID();
+      stack.backend.answerNext(refusal);
+      const first = await verify(digest, userId);
+      expect([first.status, first.json.status]).toEqual([502, 'DEPOSIT_CONFIRMATION_FAILED']);
+      expect(first.json.data).toMatchObject({ success: false, status: 'PENDING' });
+      const again = await verify(digest, userId);
+      expect(again.json.data).toMatchObject({ success: true, status: 'SUCCESS' });
+      expect(forwardsOf(digest).map((f) => f.status)).toEqual([refusal.status, 200]);
+    },
+  );
+
+  it.each(['WALLET_MISMATCH', 'INVALID_COIN_TYPE', 'INVALID_AMOUNT', 'USER_NOT_FOUND', 'CONFLICT'])(
+    'fails a payment for good when the backend refuses what cannot change (%s), releasing the digest',
+    async (code) => {
+      const { digest } = pay();
+      stack.backend.answerNext({ status: code === 'CONFLICT' ? 409 : 400, code });
+      const refused = await verify(digest);
+      expect([refused.status, refused.json.status]).toEqual([422, 'DEPOSIT_REFUSED']);
+      expect(refused.json.data).toMatchObject({ success: false, status: 'FAILED' });
+      expect(forwardsOf(digest)).toHaveLength(1);
+    },
+  );
+
   it('refuses a digest already claimed by another user', async () => {
     const { digest } = pay();
     expect((await verify(digest, randomUUID())).status).toBe(200);

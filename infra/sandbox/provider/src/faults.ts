@@ -12,18 +12,30 @@ export const providerOperations = [
 export type ProviderOperation = (typeof providerOperations)[number];
 
 /**
-/**
  * Before the effect: `error` answers with a status, `hang` never answers (the caller's deadline).
  * After the effect (the request was handled, so the outcome is ambiguous to the caller):
  * `error-after` answers with a status anyway, `hang-after` never answers, `lost` cuts the
- * connection instead of answering, and `late` answers only after `delayMs` (after the caller's
- * deadline, if it has one).
+ * connection instead of answering, `late` answers only after `delayMs` (after the caller's
+ * deadline, if it has one), and `garbled-after` answers with the status (a 2xx, say) and a body
+ * that is not the call's answer, as a provider that changed its format would.
  */
-export const faultModes = ['error', 'hang', 'error-after', 'hang-after', 'lost', 'late'] as const;
+export const faultModes = [
+  'error',
+  'hang',
+  'error-after',
+  'hang-after',
+  'lost',
+  'late',
+  'garbled-after',
+] as const;
 export type FaultMode = (typeof faultModes)[number];
 
 export const afterEffect = (mode: FaultMode): boolean =>
-  mode === 'error-after' || mode === 'hang-after' || mode === 'lost' || mode === 'late';
+  mode === 'error-after' ||
+  mode === 'hang-after' ||
+  mode === 'lost' ||
+  mode === 'late' ||
+  mode === 'garbled-after';
 
 export interface FaultOptions {
   times?: number;

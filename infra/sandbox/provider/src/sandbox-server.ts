@@ -126,6 +126,7 @@ export async function startProviderSandbox(options: ProviderSandboxOptions = {})
       return payload;
     }
     void reply.code(fault.status);
+    if (fault.mode === 'garbled-after') return JSON.stringify({ unexpected: 'a body of another format' });
     return JSON.stringify(
       new ProviderApiError(fault.status, `Sandbox fault after handling the request`).toBody(),
     );

@@ -154,6 +154,19 @@ describe('provider client against a failing provider', () => {
     }
   });
 
+  it('acts before answering a 2xx in another format (garbled-after): unreadable to the client, a retry under the same key gets the first result', async () => {
+    const client = clientFor(sandbox);
+    const address = await walletFor(client, uniqueEmail('garbled'));
+    const input = { amount: 3, token: 'usdxm', chain: 'base-sepolia' } as const;
+    const key = `fund-garbled-${Date.now()}`;
+    sandbox.failNext('wallets.fund', { mode: 'garbled-after', status: 200 });
+
+    const garbled = await client.fundWallet(address, input, { idempotencyKey: key }).catch((e: unknown) => e);
+    expect(garbled).toMatchObject({ kind: 'unavailable', status: 200 });
+    const repeat = await client.fundWallet(address, input, { idempotencyKey: key });
+    expect(repeat[0]?.balances.total).toBe('3000000');
+  });
+
   it('reports a stopped provider as unavailable', async () => {
     const stopped = await startProviderSandbox();
     await stopped.close();

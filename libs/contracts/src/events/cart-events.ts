@@ -54,6 +54,15 @@ export const ItemCheckoutReleased = defineEvent({
   schema: z.object({ itemId: z.uuid(), orderId: z.uuid(), reason: z.string().max(500) }),
 });
 
+export const ItemCheckoutInDoubt = defineEvent({
+  type: 'ItemCheckoutInDoubt',
+  version: 1,
+  aggregate: 'cart',
+  description:
+    "The provider's answer to the item's order creation said neither yes nor no (none came, a 5xx, a 2xx that could not be read): the order may exist, so the item stays reserved for this order id and the next checkout resumes it under the same idempotency key.",
+  schema: z.object({ itemId: z.uuid(), orderId: z.uuid(), reason: z.string().max(500) }),
+});
+
 export const CartInitializedOnChain = defineEvent({
   type: 'CartInitializedOnChain',
   version: 1,
@@ -85,6 +94,7 @@ export const cartEvents = [
   ItemRestored,
   ItemCheckoutStarted,
   ItemCheckoutReleased,
+  ItemCheckoutInDoubt,
   CartInitializedOnChain,
   ItemLinkedOnChain,
   ItemRemovedFromChain,

@@ -27,7 +27,14 @@ export const DepositCredited = defineEvent({
   version: 1,
   aggregate: 'deposit',
   description: "The user's EVM wallet was funded with the deposit's USDMX equivalent.",
-  schema: z.object({ attempt: z.number().int().positive(), usdmxAmount: decimal, evmAddress: z.string() }),
+  schema: z.object({
+    attempt: z.number().int().positive(),
+    usdmxAmount: decimal,
+    evmAddress: z.string(),
+    // The provider said yes (a 2xx) in a body that could not be read: what came back, for the
+    // operator. Absent on a clean answer, and on credits recorded before it was.
+    providerAnswer: z.string().max(1000).optional(),
+  }),
 });
 
 export const DepositCreditFailed = defineEvent({

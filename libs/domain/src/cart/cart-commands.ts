@@ -1,3 +1,5 @@
+import { OrderCreationFailure } from './checkout-reservation';
+
 export interface ProductToAdd {
   productId: string;
   productName: string;
@@ -42,6 +44,15 @@ export interface ReleaseCheckout {
   reason: string;
 }
 
+/** The provider's order creation for the reservation gave no order: released only if it said no. */
+export interface FailCheckout {
+  type: 'FailCheckout';
+  itemId: string;
+  orderId: string;
+  failure: OrderCreationFailure;
+  reason: string;
+}
+
 export interface RestoreItem {
   type: 'RestoreItem';
   itemId: string;
@@ -83,6 +94,7 @@ export type CartCommand =
   | RemoveItem
   | BeginCheckout
   | ReleaseCheckout
+  | FailCheckout
   | RestoreItem
   | RecordOnChainCart
   | LinkOnChainItem

@@ -4,6 +4,7 @@ import {
   AddItem,
   BeginCheckout,
   CartCommand,
+  FailCheckout,
   LinkOnChainItem,
   ProductToAdd,
   RecordOnChainCart,
@@ -12,6 +13,7 @@ import {
   RemoveOnChainItem,
   RestoreItem,
 } from './cart-commands';
+import { releasesReservation } from './checkout-reservation';
 import { cartFull, cartItemNotFound, duplicateCartItem, invalidProduct } from './cart-errors';
 import { CART_CAPACITY, CartState, DEFAULT_VARIANT, initialCartState, MAX_PRICE_CENTS } from './cart-state';
 
@@ -113,6 +115,22 @@ function releaseCheckout(command: ReleaseCheckout, state: CartState): CartEvent[
   ];
 }
 
+/**
+ * A definite refusal releases the item; any other failure may have created the order at the
+ * provider, so the reservation stays, marked in doubt, and the next checkout resumes it under
+ * the same order id instead of creating a second order.
+ */
+function failCheckout(command: FailCheckout, state: CartState): CartEvent[] {
+  const reservation = state.checkouts.get(command.itemId);
+  if (reservation?.orderId !== command.orderId) return [];
+  const { itemId, orderId } = command;
+  const reason = command.reason.slice(0, 500);
+  if (releasesReservation(reservation, command.failure))
+    return [{ type: 'ItemCheckoutReleased', data: { itemId, orderId, reason } }];
+  if (reservation.inDoubt) return [];
+  return [{ type: 'ItemCheckoutInDoubt', data: { itemId, orderId, reason } }];
+}
+
 function recordOnChainCart(command: RecordOnChainCart, state: CartState): CartEvent[] {
   if (state.onChainCartId) return [];
   return [
@@ -190,6 +208,8 @@ export const cartDecider: Decider<CartCommand, CartEvent, CartState> = {
         return beginCheckout(command, state);
       case 'ReleaseCheckout':
         return releaseCheckout(command, state);
+      case 'FailCheckout':
+        return failCheckout(command, state);
       case 'RecordOnChainCart':
         return recordOnChainCart(command, state);
       case 'LinkOnChainItem':
@@ -248,8 +268,15 @@ export const cartDecider: Decider<CartCommand, CartEvent, CartState> = {
           checkouts: new Map(state.checkouts).set(event.data.itemId, {
             orderId: event.data.orderId,
             startedAt: Date.parse(event.data.startedAt),
+            inDoubt: false,
           }),
         };
+      case 'ItemCheckoutInDoubt': {
+        const reservation = state.checkouts.get(event.data.itemId);
+        if (reservation?.orderId !== event.data.orderId) return state;
+        const checkouts = new Map(state.checkouts).set(event.data.itemId, { ...reservation, inDoubt: true });
+        return { ...state, checkouts };
+      }
       case 'CartInitializedOnChain':
         return { ...state, onChainCartId: event.data.cartObjectId };
       case 'ItemLinkedOnChain':

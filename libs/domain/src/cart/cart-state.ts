@@ -1,12 +1,8 @@
 import { CartItemSnapshot } from '@shop/contracts';
+import { CheckoutReservation } from './checkout-reservation';
 
 export interface CartItem extends CartItemSnapshot {
   itemId: string;
-}
-
-export interface CheckoutReservation {
-  orderId: string;
-  startedAt: number;
 }
 
 export interface CartState {

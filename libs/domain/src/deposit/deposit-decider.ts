@@ -1,6 +1,7 @@
 import { DepositEvent } from '@shop/contracts';
 import { Decider, unhandledCommand } from '../decider';
 import { DomainError } from '../domain-error';
+import { depositClaimedByAnother } from './deposit-refusals';
 
 export interface DepositState {
   status: 'none' | 'claimed' | 'credited' | 'failed';
@@ -42,6 +43,8 @@ export interface RecordDepositCredit {
   attempt: number;
   usdmxAmount: string;
   evmAddress: string;
+  /** The 2xx body the provider funded with when it could not be read, as it came. */
+  providerAnswer?: string;
 }
 
 export interface RecordDepositFailure {
@@ -55,11 +58,15 @@ export type DepositCommand = ClaimDeposit | RecordDepositCredit | RecordDepositF
 /** The spec's message for a digest already used; the code tells a finished credit from one under way. */
 const DEPOSIT_ALREADY_PROCESSED = 'Deposit already processed';
 
+/** The two codes of a used digest that are not refusals: credited, or being credited. */
+export const DEPOSIT_ALREADY_CREDITED = 'DEPOSIT_ALREADY_CREDITED';
+export const DEPOSIT_IN_PROGRESS = 'DEPOSIT_IN_PROGRESS';
+
 export const depositAlreadyCredited = () =>
-  new DomainError('conflict', 'DEPOSIT_ALREADY_CREDITED', DEPOSIT_ALREADY_PROCESSED);
+  new DomainError('conflict', DEPOSIT_ALREADY_CREDITED, DEPOSIT_ALREADY_PROCESSED);
 
 export const depositInProgress = () =>
-  new DomainError('conflict', 'DEPOSIT_IN_PROGRESS', DEPOSIT_ALREADY_PROCESSED);
+  new DomainError('conflict', DEPOSIT_IN_PROGRESS, DEPOSIT_ALREADY_PROCESSED);
 
 /**
  * The provider idempotency key of a deposit's funding call: one per digest for its whole life,
@@ -70,7 +77,7 @@ export const depositFundingKey = (txDigest: string): string => `deposit:${txDige
 function claimDeposit(command: ClaimDeposit, state: DepositState): DepositEvent[] {
   if (state.status === 'credited') throw depositAlreadyCredited();
   if (state.userId && state.userId !== command.userId) {
-    throw new DomainError('conflict', 'CONFLICT', DEPOSIT_ALREADY_PROCESSED);
+    throw depositClaimedByAnother(DEPOSIT_ALREADY_PROCESSED);
   }
   if (state.status === 'claimed') throw depositInProgress();
   const { type: _type, now, ...claim } = command;
@@ -92,6 +99,9 @@ function recordDepositCredit(command: RecordDepositCredit, state: DepositState):
         attempt: command.attempt,
         usdmxAmount: command.usdmxAmount,
         evmAddress: command.evmAddress,
+        ...(command.providerAnswer === undefined
+          ? {}
+          : { providerAnswer: command.providerAnswer.slice(0, 1000) }),
       },
     },
   ];

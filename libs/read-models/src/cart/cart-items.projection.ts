@@ -8,7 +8,12 @@ function foldItem(row: CartItemRow | undefined, recorded: RecordedEvent): CartIt
   const event = recorded as RecordedEvent<CartEvent>;
   if (event.type === 'ItemAdded') return rowOfItemAdded(event, row?.on_chain_object_id ?? null);
   // Checkout reservations and the on-chain cart object are the decider's business.
-  if (event.type === 'ItemCheckoutStarted' || event.type === 'ItemCheckoutReleased') return row;
+  if (
+    event.type === 'ItemCheckoutStarted' ||
+    event.type === 'ItemCheckoutReleased' ||
+    event.type === 'ItemCheckoutInDoubt'
+  )
+    return row;
   if (event.type === 'CartInitializedOnChain') return row;
   if (!row) throw new Error(`${event.type} for unknown cart item ${event.data.itemId}`);
   if (event.type === 'ItemRemovedFromChain') return row;

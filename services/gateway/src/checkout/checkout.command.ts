@@ -12,12 +12,15 @@ import {
   checkoutOrderCreation,
   checkoutPayment,
   insufficientFunds,
+  OrderCreationFailure,
   OrderState,
+  resumesNow,
   UserState,
 } from '@shop/domain';
 import { Aggregates } from '@shop/commands';
 import { ProviderClient, ProviderError } from '@shop/provider';
 import { currentCorrelationId } from '@shop/logging';
+import { providerAnswerOf } from '../infrastructure/provider-answer';
 import { CONFIG, PROVIDER } from '../infrastructure/tokens';
 import { missingAddressPart, providerOrderInput } from './provider-order-input';
 import { centsToMicroUnits, toMicroUnits } from './usdc-balance';
@@ -40,9 +43,6 @@ export class CheckoutCommand extends Command<CheckoutResult> {
   }
 }
 
-/** A reservation older than this without its order was left by a crashed request: resume it. */
-const ABANDONED_RESERVATION_MS = 60_000;
-
 /** Released attempts followed under one Idempotency-Key before the request answers 409. */
 const MAX_RETRIED_ATTEMPTS = 50;
 
@@ -50,7 +50,10 @@ const MAX_RETRIED_ATTEMPTS = 50;
  * Checks out one cart item: the spec's preconditions in order, then the item is reserved for
  * a new order id on the cart (one open checkout per item, decided by the cart decider), the
  * provider order is created under that id as its idempotency key, and `OrderCreated` is
- * appended. A repeated checkout finds the reservation and answers with the same order.
+ * appended. A repeated checkout finds the reservation and answers with the same order. An
+ * answer from the provider that is neither an order nor a refusal leaves the reservation in
+ * doubt: the next checkout creates the order again under the same key, so the provider answers
+ * with the order it may already have made instead of making a second one.
  */
 @CommandHandler(CheckoutCommand)
 export class CheckoutHandler implements ICommandHandler<CheckoutCommand> {
@@ -80,7 +83,7 @@ export class CheckoutHandler implements ICommandHandler<CheckoutCommand> {
   /**
    * Reserves the item for a new order id and places the order. A repeated Idempotency-Key finds
    * the reservation its first attempt made: an order placed under it is that attempt's outcome;
-   * a reservation released since (the provider refused or failed) is followed by a new attempt
+   * a reservation released since (the provider refused the order) is followed by a new attempt
    * under a key derived from the released one, so concurrent repeats still share one attempt.
    */
   private async reserveAndPlace(
@@ -122,7 +125,7 @@ export class CheckoutHandler implements ICommandHandler<CheckoutCommand> {
   ): Promise<CheckoutResult> {
     const { state: order } = await this.aggregates.order.state(reservation.orderId);
     if (order.exists) return resultOf(reservation.orderId, order);
-    if (Date.now() - reservation.startedAt < ABANDONED_RESERVATION_MS) throw checkoutInProgress();
+    if (!resumesNow(reservation, Date.now())) throw checkoutInProgress();
     return this.placeOrder(reservation.orderId, userId, user, item, provider);
   }
 
@@ -148,14 +151,21 @@ export class CheckoutHandler implements ICommandHandler<CheckoutCommand> {
         { idempotencyKey: orderId },
       );
     } catch (error) {
-      await this.release(userId, item.itemId, orderId, 'the provider refused the order');
+      const detail = error instanceof Error ? error.message : String(error);
+      await this.fail(userId, item.itemId, orderId, failureOf(error), detail);
       if (error instanceof ProviderError && error.kind === 'insufficient_funds') throw insufficientFunds();
-      throw checkoutOrderCreation(error instanceof Error ? error.message : String(error));
+      throw checkoutOrderCreation(detail);
     }
     const { order } = created;
     const serializedTransaction = order.payment.preparation?.serializedTransaction;
     if (!serializedTransaction) {
-      await this.release(userId, item.itemId, orderId, 'the provider prepared no payment');
+      await this.fail(
+        userId,
+        item.itemId,
+        orderId,
+        { answer: 'unpayable' },
+        'the provider prepared no payment',
+      );
       throw checkoutPayment(`payment status ${order.payment.status}`);
     }
     const { itemId: _itemId, ...snapshot } = item;
@@ -202,10 +212,16 @@ export class CheckoutHandler implements ICommandHandler<CheckoutCommand> {
     if (!usdc || toMicroUnits(usdc.amount) < centsToMicroUnits(priceCents)) throw insufficientFunds();
   }
 
-  private async release(userId: string, itemId: string, orderId: string, reason: string): Promise<void> {
+  private async fail(
+    userId: string,
+    itemId: string,
+    orderId: string,
+    failure: OrderCreationFailure,
+    reason: string,
+  ): Promise<void> {
     await this.aggregates.cart.execute(
       userId,
-      { type: 'ReleaseCheckout', itemId, orderId, reason },
+      { type: 'FailCheckout', itemId, orderId, failure, reason },
       { actor: { kind: 'system', id: 'checkout' }, correlationId: currentCorrelationId() },
     );
   }
@@ -214,6 +230,12 @@ export class CheckoutHandler implements ICommandHandler<CheckoutCommand> {
     if (!this.provider) throw checkoutOrderCreation('the payment provider is not configured');
     return this.provider;
   }
+}
+
+/** The provider's answer in the terms the cart decider releases or keeps a reservation by. */
+function failureOf(error: unknown): OrderCreationFailure {
+  if (error instanceof ProviderError && error.kind === 'insufficient_funds') return { answer: 'unpayable' };
+  return providerAnswerOf(error);
 }
 
 function resultOf(orderId: string, order: OrderState): CheckoutResult {

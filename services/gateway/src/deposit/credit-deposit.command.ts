@@ -4,7 +4,16 @@ import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import type { GatewayConfig } from '@shop/config';
 import { mistToDecimal, parseMist, sameAddress, sameStructType } from '@shop/chain';
 import { systemActor } from '@shop/contracts';
-import { depositInProgress, DepositState, DomainError } from '@shop/domain';
+import {
+  depositInProgress,
+  depositInvalidAmount,
+  depositInvalidCoinType,
+  depositWalletMismatch,
+  DepositState,
+  depositUserNotFound,
+  depositWalletNotProvisioned,
+  DomainError,
+} from '@shop/domain';
 import { Aggregates } from '@shop/commands';
 import { ProviderClient } from '@shop/provider';
 import { currentCorrelationId } from '@shop/logging';
@@ -43,8 +52,6 @@ export class CreditDepositCommand extends Command<DepositResult> {
 const OUTCOME_WAIT_MS = 3_000;
 const OUTCOME_POLL_MS = 25;
 
-const badRequest = (message: string) => new DomainError('invalid', 'BAD_REQUEST', message);
-
 /**
  * Claims a verified on-chain payment for the user, once per digest, and waits a little for the
  * crediting process (a reaction on the claim) to fund the EVM wallet. The claim is the only thing
@@ -70,18 +77,21 @@ export class CreditDepositHandler implements ICommandHandler<CreditDepositComman
       );
     }
     const { state: user } = await this.aggregates.user.state(input.userId);
-    if (!user.registered || user.walletStatus !== 'active' || !user.suiAddress || !user.evmAddress) {
-      throw badRequest('Wallet not provisioned');
+    if (!user.registered) throw depositUserNotFound();
+    if (user.walletStatus !== 'active' || !user.suiAddress || !user.evmAddress) {
+      throw depositWalletNotProvisioned();
     }
-    if (!sameStructType(input.coinType, accepted)) throw badRequest('Invalid coin type');
-    if (!sameAddress(input.userWallet.address, user.suiAddress)) throw badRequest(input.userWallet.mismatch);
+    if (!sameStructType(input.coinType, accepted)) throw depositInvalidCoinType();
+    if (!sameAddress(input.userWallet.address, user.suiAddress)) {
+      throw depositWalletMismatch(input.userWallet.mismatch);
+    }
     let amount: bigint;
     try {
       amount = parseMist(input.amountMist);
     } catch {
-      throw badRequest('amount must be a whole number of MIST');
+      throw depositInvalidAmount('amount must be a whole number of MIST');
     }
-    if (amount <= 0n) throw badRequest('amount must be positive');
+    if (amount <= 0n) throw depositInvalidAmount('amount must be positive');
     const usdcAmount = mistToDecimal(amount, await this.decimals.of(accepted));
 
     const claim = await this.aggregates.deposit.execute(

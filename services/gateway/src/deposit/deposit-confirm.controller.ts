@@ -44,11 +44,32 @@ export class DepositConfirmController {
     body,
     responses: { 200: { description: 'Credited', schema: depositResultSchema } },
     errors: [
-      { status: 400, code: 'VALIDATION_ERROR', description: 'malformed parameters or body' },
       {
         status: 400,
-        code: 'BAD_REQUEST',
-        description: "wallet not provisioned, wrong coin, or the payer is not the user's wallet",
+        code: 'VALIDATION_ERROR',
+        description: 'malformed parameters or body (the search service delivers it again later)',
+      },
+      {
+        status: 400,
+        code: 'WALLET_NOT_PROVISIONED',
+        description:
+          "Wallet not provisioned: the user's wallets are not provisioned yet (the search service delivers it again later)",
+      },
+      { status: 400, code: 'USER_NOT_FOUND', description: 'Wallet not provisioned: no such user (final)' },
+      {
+        status: 400,
+        code: 'INVALID_COIN_TYPE',
+        description: 'Invalid coin type: not the accepted coin (final)',
+      },
+      {
+        status: 400,
+        code: 'WALLET_MISMATCH',
+        description: "the payer is not the user's own wallet (final)",
+      },
+      {
+        status: 400,
+        code: 'INVALID_AMOUNT',
+        description: 'the amount is not a positive whole number of MIST (final)',
       },
       { status: 401, code: 'UNAUTHORIZED', description: 'X-Webhook-Secret missing or wrong' },
       {
@@ -61,7 +82,11 @@ export class DepositConfirmController {
         code: 'DEPOSIT_IN_PROGRESS',
         description: 'the transaction is claimed and being credited; it will be, ask again later',
       },
-      { status: 409, code: 'CONFLICT', description: 'Deposit already processed: claimed by another user' },
+      {
+        status: 409,
+        code: 'CONFLICT',
+        description: 'Deposit already processed: claimed by another user (final)',
+      },
       {
         status: 500,
         code: 'INTERNAL_ERROR',

@@ -1,27 +1,20 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { GatewayConfig } from '@shop/config';
-import { depositFundingKey } from '@shop/domain';
+import { depositFundingKey, fundingOutcome } from '@shop/domain';
 import { Aggregates } from '@shop/commands';
-import { ProviderClient, ProviderError } from '@shop/provider';
+import { ProviderClient } from '@shop/provider';
 import { currentCorrelationId } from '@shop/logging';
+import { providerAnswerOf } from '../infrastructure/provider-answer';
 import { CONFIG, PROVIDER } from '../infrastructure/tokens';
 
 const crediting = { kind: 'system' as const, id: 'deposit-crediting' };
 
 /**
- * An answer that proves the funding did not happen and will not happen if asked again the same
- * way. A timeout, a lost answer or an overloaded provider prove nothing: the call may have
- * funded the wallet, so it is only ever repeated under the same key.
- */
-function refusedForGood(error: unknown): error is ProviderError {
-  return error instanceof ProviderError && error.kind !== 'timeout' && !error.transient;
-}
-
-/**
  * The funding step of a claimed deposit: fund the user's EVM wallet under the digest's one
- * idempotency key, then record the outcome. Safe to run any number of times, from any process,
- * concurrently: the provider answers a repeated key with the first result and the decider records
- * one credit. An ambiguous outcome is thrown, to be retried with the same key.
+ * idempotency key, then record the outcome: any 2xx is a credit (with what came back when it
+ * could not be read), only a refusal a failure. Safe to run any number of times, from any
+ * process, concurrently: the provider answers a repeated key with the first result and the
+ * decider records one credit. An ambiguous outcome is thrown, to be retried with the same key.
  */
 @Injectable()
 export class DepositCrediting {
@@ -37,6 +30,7 @@ export class DepositCrediting {
     const { attempt, evmAddress, usdcAmount } = state;
     if (!evmAddress || !usdcAmount) throw new Error(`deposit ${txDigest} was claimed without its amount`);
     if (!this.provider) throw new Error('the payment provider is not configured (PROVIDER_API_URL)');
+    let providerAnswer: string | undefined;
     try {
       await this.provider.fundWallet(
         evmAddress,
@@ -44,21 +38,26 @@ export class DepositCrediting {
         { idempotencyKey: depositFundingKey(txDigest) },
       );
     } catch (error) {
-      if (!refusedForGood(error)) throw error;
-      await this.aggregates.deposit.execute(
-        txDigest,
-        { type: 'RecordDepositFailure', attempt, reason: error.message },
-        {
-          actor: crediting,
-          correlationId: currentCorrelationId(),
-          commandId: `deposit-failure:${txDigest}:${attempt}`,
-        },
-      );
-      return;
+      const outcome = fundingOutcome(providerAnswerOf(error));
+      if (outcome === 'unknown') throw error;
+      const reason = error instanceof Error ? error.message : String(error);
+      if (outcome === 'refused') {
+        await this.aggregates.deposit.execute(
+          txDigest,
+          { type: 'RecordDepositFailure', attempt, reason },
+          {
+            actor: crediting,
+            correlationId: currentCorrelationId(),
+            commandId: `deposit-failure:${txDigest}:${attempt}`,
+          },
+        );
+        return;
+      }
+      providerAnswer = reason;
     }
     await this.aggregates.deposit.execute(
       txDigest,
-      { type: 'RecordDepositCredit', attempt, usdmxAmount: usdcAmount, evmAddress },
+      { type: 'RecordDepositCredit', attempt, usdmxAmount: usdcAmount, evmAddress, providerAnswer },
       { actor: crediting, correlationId: currentCorrelationId(), commandId: `deposit-credit:${txDigest}` },
     );
   }

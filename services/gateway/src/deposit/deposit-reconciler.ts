@@ -11,7 +11,9 @@ import { openDepositClaims } from './open-deposit-claims';
 /**
  * Drives every claimed deposit to credited or failed: a claim still open one interval after it
  * was last touched (its process crashed, or its reaction ran out of deliveries) is funded again
- * under its one key. Every gateway runs it; repeats are harmless by the key and the decider.
+ * under its one key. Every gateway runs it and one at a time drives (an advisory lock per read
+ * model), so two gateways never fund one claim at once; the key and the decider make a repeat
+ * harmless all the same.
  */
 @Injectable()
 export class DepositReconciler implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -37,6 +39,10 @@ export class DepositReconciler implements OnApplicationBootstrap, BeforeApplicat
             .execute()
         ).map((row) => row.provider_order_id),
       drive: (txDigest) => crediting.settle(txDigest),
+      singleHolder: {
+        databaseUrl: config.DATABASE_URL,
+        lockName: `reconcile:${config.READ_MODEL_SCHEMA}:deposit-claims`,
+      },
     });
   }
 

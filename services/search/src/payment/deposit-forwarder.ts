@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ConfirmationDelivery } from '@shop/domain';
+import { ConfirmationDelivery, confirmationVerdict } from '@shop/domain';
 
 export interface DepositConfirmation {
   userId: string;
@@ -19,28 +19,6 @@ export interface DepositForwarderOptions {
   baseDelayMs?: number;
 }
 
-/** The backend's 409 codes: only the first says the deposit was credited. */
-const ALREADY_CREDITED = 'DEPOSIT_ALREADY_CREDITED';
-const IN_PROGRESS = 'DEPOSIT_IN_PROGRESS';
-
-type Verdict = 'acknowledged' | 'retry' | 'refused' | 'stop';
-
-/**
- * What an answer means for the payment. Busy, gone or still crediting: try again. A refusal of
- * this confirmation (400: no such user or wallet, not the payer's wallet; 409: claimed by someone
- * else; 422): refused for good. Any other 4xx (a wrong secret or URL) is this service's
- * misconfiguration: stop, and stay PENDING until an operator fixes it.
- */
-function verdictOf(status: number, code: string | undefined): Verdict {
-  if (status >= 200 && status < 300) return 'acknowledged';
-  if (status === 409) {
-    if (code === ALREADY_CREDITED) return 'acknowledged';
-    return code === IN_PROGRESS ? 'retry' : 'refused';
-  }
-  if (status >= 500 || status === 408 || status === 429) return 'retry';
-  return status === 400 || status === 422 ? 'refused' : 'stop';
-}
-
 function codeOf(text: string): string | undefined {
   try {
     const body: unknown = JSON.parse(text);
@@ -55,8 +33,10 @@ function codeOf(text: string): string | undefined {
 /**
  * Delivers a verified payment to the backend: POST /api/deposit/{userId}/{payer}/confirm with the
  * shared secret, retried with exponential backoff. 2xx and 409 DEPOSIT_ALREADY_CREDITED acknowledge
- * it; 409 DEPOSIT_IN_PROGRESS does not (the backend is still crediting it: ask again). The defaults
- * keep the worst case (4 × 5 s plus 1.75 s of backoff) well inside the 60 s lock.
+ * it; 409 DEPOSIT_IN_PROGRESS does not (the backend is still crediting it: ask again). A refusal
+ * is final only by its code (`confirmationVerdict`); one that can change leaves the payment
+ * PENDING for the reconciler. The defaults keep the worst case (4 × 5 s plus 1.75 s of backoff)
+ * well inside the 60 s lock.
  */
 export class DepositForwarder {
   private readonly attempts: number;
@@ -91,7 +71,7 @@ export class DepositForwarder {
           signal: AbortSignal.timeout(this.attemptTimeoutMs),
         });
         const text = await response.text();
-        const verdict = verdictOf(response.status, codeOf(text));
+        const verdict = confirmationVerdict(response.status, codeOf(text));
         if (verdict === 'acknowledged') {
           return { acknowledged: true, backendStatus: response.status, attempts: attempt };
         }
@@ -106,7 +86,7 @@ export class DepositForwarder {
             attempts: attempt,
           };
         }
-        if (verdict === 'stop') break;
+        if (verdict === 'later') break;
       } catch (error) {
         backendStatus = null;
         reason = `the backend could not be reached: ${error instanceof Error ? error.message : String(error)}`;
