@@ -5,11 +5,16 @@ import { rateLimitHeaders, RateLimiter } from '@shop/redis';
 
 export const SEARCH_RATE_LIMITER = Symbol('SEARCH_RATE_LIMITER');
 export const SEARCH_REQUESTS_PER_MINUTE = 10;
+export const PAYMENT_VERIFY_RATE_LIMITER = Symbol('PAYMENT_VERIFY_RATE_LIMITER');
+/**
+ * The spec leaves the payment routes' limits open; a verification reads the chain and may append
+ * a record, so it gets the search routes' budget, counted apart from theirs.
+ */
+export const PAYMENT_VERIFICATIONS_PER_MINUTE = 10;
 
-/** The spec's 10 requests a minute per client address on the search and product routes, shared by every instance. */
-@Injectable()
-export class SearchRateLimitGuard implements CanActivate {
-  constructor(@Inject(SEARCH_RATE_LIMITER) private readonly limiter: RateLimiter) {}
+/** A budget of requests a minute per client address, shared by every instance. */
+abstract class ClientRateLimitGuard implements CanActivate {
+  constructor(private readonly limiter: RateLimiter) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const http = context.switchToHttp();
@@ -25,5 +30,21 @@ export class SearchRateLimitGuard implements CanActivate {
     }
     http.getResponse<FastifyReply>().headers(headers);
     return true;
+  }
+}
+
+/** The spec's 10 requests a minute per client address on the search and product routes. */
+@Injectable()
+export class SearchRateLimitGuard extends ClientRateLimitGuard {
+  constructor(@Inject(SEARCH_RATE_LIMITER) limiter: RateLimiter) {
+    super(limiter);
+  }
+}
+
+/** POST /api/payment/verify: a stranger cannot make the service read the chain or append without bound. */
+@Injectable()
+export class PaymentVerifyRateLimitGuard extends ClientRateLimitGuard {
+  constructor(@Inject(PAYMENT_VERIFY_RATE_LIMITER) limiter: RateLimiter) {
+    super(limiter);
   }
 }
