@@ -6,11 +6,6 @@ import { rateLimitHeaders, RateLimiter } from '@shop/redis';
 export const SEARCH_RATE_LIMITER = Symbol('SEARCH_RATE_LIMITER');
 export const SEARCH_REQUESTS_PER_MINUTE = 10;
 export const PAYMENT_VERIFY_RATE_LIMITER = Symbol('PAYMENT_VERIFY_RATE_LIMITER');
-/**
- * The spec leaves the payment routes' limits open; a verification reads the chain and may append
- * a record, so it gets the search routes' budget, counted apart from theirs.
- */
-export const PAYMENT_VERIFICATIONS_PER_MINUTE = 10;
 
 /** A budget of requests a minute per client address, shared by every instance. */
 abstract class ClientRateLimitGuard implements CanActivate {
@@ -41,7 +36,10 @@ export class SearchRateLimitGuard extends ClientRateLimitGuard {
   }
 }
 
-/** POST /api/payment/verify: a stranger cannot make the service read the chain or append without bound. */
+/**
+ * POST /api/payment/verify (PAYMENT_VERIFY_RATE_LIMIT_RPM): a verification reads the chain and may
+ * append a record, so a stranger cannot make the service do either without bound.
+ */
 @Injectable()
 export class PaymentVerifyRateLimitGuard extends ClientRateLimitGuard {
   constructor(@Inject(PAYMENT_VERIFY_RATE_LIMITER) limiter: RateLimiter) {

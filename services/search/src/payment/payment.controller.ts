@@ -55,7 +55,7 @@ export class PaymentController {
         status: 429,
         code: 'TOO_MANY_REQUESTS',
         description:
-          'more than 10 verifications a minute from this address (Retry-After and RateLimit-* headers)',
+          'more than PAYMENT_VERIFY_RATE_LIMIT_RPM (default 10) verifications a minute from this address (Retry-After and RateLimit-* headers)',
       },
       {
         status: 422,

@@ -4,11 +4,7 @@ import type { SearchConfig } from '@shop/config';
 import type { Logger } from '@shop/logging';
 import { FairRedisLock, RateLimiter, type Redis } from '@shop/redis';
 import { LOGGER, REDIS } from '@shop/service-kit';
-import {
-  PAYMENT_VERIFICATIONS_PER_MINUTE,
-  PAYMENT_VERIFY_RATE_LIMITER,
-  PaymentVerifyRateLimitGuard,
-} from '../http/rate-limit.guard';
+import { PAYMENT_VERIFY_RATE_LIMITER, PaymentVerifyRateLimitGuard } from '../http/rate-limit.guard';
 import { DepositForwarder } from './deposit-forwarder';
 import { GetPaymentRecordHandler } from './get-payment-record.query';
 import { PaymentController } from './payment.controller';
@@ -43,7 +39,7 @@ export class PaymentModule {
           provide: PAYMENT_VERIFY_RATE_LIMITER,
           inject: [REDIS, LOGGER],
           useFactory: (redis: Redis, logger: Logger) =>
-            new RateLimiter(redis, 'payment-verify', PAYMENT_VERIFICATIONS_PER_MINUTE, 60_000, (error) =>
+            new RateLimiter(redis, 'payment-verify', config.PAYMENT_VERIFY_RATE_LIMIT_RPM, 60_000, (error) =>
               logger.warn({ err: error }, 'Redis unavailable: payment verification rate limit not enforced'),
             ),
         },
