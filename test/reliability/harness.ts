@@ -201,6 +201,7 @@ export class Stack {
       PROVIDER_WEBHOOK_SECRET: webhookSecret,
       DEPOSIT_WEBHOOK_SECRET: depositSecret,
       RATE_LIMIT_RPM: '1000000',
+      PAYMENT_VERIFY_RATE_LIMIT_RPM: '1000000',
       ...options.vars,
     };
     const resolved: TestEnvironment = {

@@ -53,6 +53,11 @@ export const searchEnv = sharedEnv
     APIFY_ACTOR_ID: z.string().min(1).default('apify/e-commerce-scraping-tool'),
     DEPOSIT_WEBHOOK_SECRET: z.string().min(1).optional(),
     BACKEND_URL: url.default('http://127.0.0.1:3000'),
+    /**
+     * Verifications a minute per client address. The spec leaves the payment routes' limits
+     * open; the default is the search routes' budget, counted apart from theirs.
+     */
+    PAYMENT_VERIFY_RATE_LIMIT_RPM: z.coerce.number().int().min(1).default(10),
     /** How long a scraped listing is served from Redis; 0 turns the cache off. */
     SEARCH_CACHE_TTL_SECONDS: z.coerce.number().int().min(0).default(300),
     /** How long a product seen in a search stays findable by ASIN without a new scrape. */

@@ -2,7 +2,12 @@ import type { z } from 'zod';
 import type { Memory, MemoryStore, RecallOptions, RememberOptions } from './memory';
 import { MemwalError } from './memwal-error';
 import { MemwalSigner } from './memwal-signer';
-import { errorBodySchema, recallResponseSchema, rememberResponseSchema } from './memwal-wire';
+import {
+  errorBodySchema,
+  forgetResponseSchema,
+  recallResponseSchema,
+  rememberResponseSchema,
+} from './memwal-wire';
 
 export interface MemwalMemoryStoreOptions {
   /** The relayer's base URL. */
@@ -36,8 +41,8 @@ const describe = (cause: unknown) =>
   cause instanceof Error ? (cause.cause ?? cause).toString() : String(cause);
 
 /**
- * A MemoryStore on the MemWal relayer's REST API (POST /api/remember, POST /api/recall), every request
- * signed with the account's delegate key. The relayer keeps only text per namespace, and one backend
+ * A MemoryStore on the MemWal relayer's REST API (POST /api/remember, POST /api/recall, and POST
+ * /api/forget for an erased user), every request signed with the account's delegate key. The relayer keeps only text per namespace, and one backend
  * account serves every user, so each user gets a namespace of their own; the `namespace` and `source`
  * labels of remember() have nowhere to go and are not sent. Recall reports the namespace searched,
  * source "memwal", no creation time, and score = 1 - distance.
@@ -95,6 +100,15 @@ export class MemwalMemoryStore implements MemoryStore {
         createdAt: null,
         score: Math.min(1, Math.max(0, 1 - hit.distance)),
       }));
+  }
+
+  /**
+   * Deletes every memory of the user's namespace from the relayer's index (POST /api/forget), so
+   * recall finds none. Idempotent: forgetting an empty namespace deletes nothing. The encrypted
+   * blobs stay on Walrus, where only the account's own restore could index them again.
+   */
+  async forget(userId: string, signal?: AbortSignal): Promise<void> {
+    await this.post('/api/forget', { namespace: this.namespaceOf(userId) }, forgetResponseSchema, signal);
   }
 
   private async post<S extends z.ZodType>(

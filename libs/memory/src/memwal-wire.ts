@@ -13,6 +13,9 @@ export const recallResponseSchema = z.object({
   total: z.number().optional(),
 });
 
+/** POST /api/forget: the index rows of the namespace it deleted (0 when it had none). */
+export const forgetResponseSchema = z.object({ deleted: z.number(), namespace: z.string().optional() });
+
 export const errorBodySchema = z.object({
   message: z.string().optional(),
   code: z.string().optional(),

@@ -20,7 +20,8 @@ interface Stored {
 
 /**
  * A MemWal relayer stand-in speaking the REST API of the reference: signed POST /api/remember (202 with a
- * job) and POST /api/recall ({results: [{blob_id, text, distance}], total}). It verifies every signature
+ * job), POST /api/recall ({results: [{blob_id, text, distance}], total}) and POST /api/forget (every
+ * memory of a namespace: {deleted, namespace, owner}, as the relayer's API reference documents it). It verifies every signature
  * over `{timestamp}.{METHOD}.{path}.{sha256(body)}.{nonce}.{accountId}` with the sent public key, refuses
  * replayed nonces and stale timestamps, and ranks recall by word overlap (distance = 1 - overlap).
  */
@@ -98,6 +99,12 @@ export async function startFakeRelayer(options: { registeredKey: string; account
             .sort((a, b) => a.distance - b.distance)
             .slice(0, body.limit);
           return send(response, 200, { results, total: results.length });
+        }
+        if (request.method === 'POST' && request.url === '/api/forget') {
+          const namespace = body?.namespace ?? 'default';
+          const deleted = memories.get(namespace)?.length ?? 0;
+          memories.delete(namespace);
+          return send(response, 200, { deleted, namespace, owner: options.accountId });
         }
         return send(response, 404, { error: 'not found' });
       }, behaviour.delayMs);

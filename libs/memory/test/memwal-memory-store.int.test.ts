@@ -73,6 +73,20 @@ describe('MemwalMemoryStore against a relayer', () => {
     expect(await store().recall(USER, 'wool', { limit: 5 })).toHaveLength(1);
   });
 
+  it("forgets every memory of one user's namespace and none of another's, and forgets again harmlessly", async () => {
+    await store().remember(USER, 'Allergic to wool', { namespace: 'preferences', source: 'chat' });
+    await store().remember(USER, 'Prefers slim fit', { namespace: 'preferences', source: 'chat' });
+    await store().remember(OTHER_USER, 'Loves wool', { namespace: 'preferences', source: 'chat' });
+    await store().forget(USER);
+    await store().forget(USER);
+    expect(await store().recall(USER, 'wool slim fit', { limit: 5 })).toEqual([]);
+    expect(await store().recall(OTHER_USER, 'wool', { limit: 5 })).toHaveLength(1);
+    expect(relayer.requests.filter((r) => r.path === '/api/forget').map((r) => r.body)).toEqual([
+      { namespace: `shop-user-${USER}` },
+      { namespace: `shop-user-${USER}` },
+    ]);
+  });
+
   it('bounds the limit it asks for and skips an empty query', async () => {
     await store().recall(USER, 'jackets', { limit: 500 });
     expect(relayer.requests.at(-1)?.body).toMatchObject({ limit: 100 });

@@ -63,23 +63,27 @@ export class RedisLock {
     } catch (error) {
       throw new LockUnavailableError(key, error);
     }
-    if (reply !== 'OK') return null;
-    return {
-      key,
-      release: async () => {
-        try {
-          return (await this.redis.eval(releaseScript, 1, key, token)) === 1;
-        } catch {
-          return false;
-        }
-      },
-      extend: async (nextTtlMs) => {
-        try {
-          return (await this.redis.eval(extendScript, 1, key, token, String(nextTtlMs))) === 1;
-        } catch {
-          return false;
-        }
-      },
-    };
+    return reply === 'OK' ? ownedLease(this.redis, key, token) : null;
   }
+}
+
+/** The lease of a lock whose key holds `token`. */
+export function ownedLease(redis: Redis, key: string, token: string): LockLease {
+  return {
+    key,
+    release: async () => {
+      try {
+        return (await redis.eval(releaseScript, 1, key, token)) === 1;
+      } catch {
+        return false;
+      }
+    },
+    extend: async (nextTtlMs) => {
+      try {
+        return (await redis.eval(extendScript, 1, key, token, String(nextTtlMs))) === 1;
+      } catch {
+        return false;
+      }
+    },
+  };
 }

@@ -18,6 +18,18 @@ const MAX_KEYS_PER_INSERT = 1000;
  * dominates the wait, and Postgres shares it among concurrent commits anyway.
  */
 const MAX_INSERTS_IN_FLIGHT = 1;
+/**
+ * How long a live key is taken from memory before its row is asked again. Another process's
+ * destroy reaches this one only through the row, so this bounds how long a destroyed key still
+ * opens data here (docs/operations.md, Erasure); a destroyed key is final and never asked again.
+ */
+export const DATA_KEY_RECHECK_MS = 5_000;
+
+/** A key as this process last read it; `key` null is a tombstone. */
+interface CachedKey {
+  key: Buffer | null;
+  at: number;
+}
 
 interface NewDataKey {
   key_id: string;
@@ -34,10 +46,11 @@ interface QueuedKey {
 /**
  * The data keys of personal data, one per subject, wrapped under the master key (bound to their
  * id as GCM associated data) in the never-rebuilt secrets schema. Keys are created on first use
- * and cached in a bounded LRU; destroying one keeps a tombstone so the subject stays erased.
+ * and cached in a bounded LRU, a live one for at most `recheckMs`; destroying one keeps a
+ * tombstone so the subject stays erased.
  */
 export class DataKeyVault implements DataKeys {
-  private readonly cache: LruMap<string, Buffer | null>;
+  private readonly cache: LruMap<string, CachedKey>;
   private readonly creating = new Map<string, Promise<Buffer | null>>();
   /** First uses not yet in an insert; the next insert carries all of them. */
   private readonly queued = new Map<string, QueuedKey>();
@@ -53,13 +66,14 @@ export class DataKeyVault implements DataKeys {
     private readonly db: Kysely<SecretsDatabase>,
     private readonly masterKey: Buffer,
     cacheSize = 10_000,
+    private readonly recheckMs = DATA_KEY_RECHECK_MS,
   ) {
     this.cache = new LruMap(cacheSize);
     this.insertKeysSql = insertKeysQuery(db).compile().sql;
   }
 
   async keyForWriting(keyId: string): Promise<Buffer> {
-    const cached = this.cache.get(keyId);
+    const cached = this.cached(keyId);
     if (cached) return cached;
     if (cached === null) throw new DataKeyDestroyedError(keyId);
     // Concurrent first writes of one subject in this process share one key.
@@ -152,16 +166,24 @@ export class DataKeyVault implements DataKeys {
    * handed out after it.
    */
   private remember(keyId: string, key: Buffer | null): Buffer | null {
-    if (this.cache.get(keyId) === null) return null;
-    this.cache.set(keyId, key);
+    if (this.cache.get(keyId)?.key === null) return null;
+    this.cache.set(keyId, { key, at: performance.now() });
     return key;
+  }
+
+  /** The key this process knows, null for a tombstone; undefined when unknown or due a re-check. */
+  private cached(keyId: string): Buffer | null | undefined {
+    const entry = this.cache.get(keyId);
+    if (!entry) return undefined;
+    if (entry.key !== null && performance.now() - entry.at >= this.recheckMs) return undefined;
+    return entry.key;
   }
 
   async keysForReading(keyIds: ReadonlySet<string>): Promise<ReadonlyMap<string, Buffer | null>> {
     const found = new Map<string, Buffer | null>();
     const missing: string[] = [];
     for (const id of keyIds) {
-      const cached = this.cache.get(id);
+      const cached = this.cached(id);
       if (cached === undefined) missing.push(id);
       else found.set(id, cached);
     }
@@ -217,7 +239,7 @@ export class DataKeyVault implements DataKeys {
         })),
       )
       .execute();
-    this.cache.set(keyId, null);
+    this.cache.set(keyId, { key: null, at: performance.now() });
   }
 }
 

@@ -133,6 +133,46 @@ describe('data key vault', () => {
     expect(rows[0].n).toBe(0);
   });
 
+  it('a key destroyed by another process stops opening here once its re-check is due; a tombstone is not asked again', async () => {
+    const recheckMs = 200;
+    const eraser = await openDataKeyVault(db, schema, masterKey);
+    const reader = new DataKeyVault(
+      db.withSchema(schema) as unknown as Kysely<SecretsDatabase>,
+      masterKey,
+      100,
+      recheckMs,
+    );
+    const writer = vaultWithCapacity(100);
+    const [read, written] = ids(2) as [string, string];
+    await writer.keyForWriting(read);
+    expect((await reader.keysForReading(new Set([read]))).get(read)).toHaveLength(32);
+    await reader.keyForWriting(written);
+
+    await eraser.destroy(read);
+    await eraser.destroy(written);
+    await expect
+      .poll(async () => (await reader.keysForReading(new Set([read]))).get(read), { timeout: recheckMs * 20 })
+      .toBeNull();
+    await expect
+      .poll(
+        () =>
+          reader.keyForWriting(written).then(
+            () => 'opens',
+            (error: unknown) => error,
+          ),
+        {
+          timeout: recheckMs * 20,
+        },
+      )
+      .toBeInstanceOf(DataKeyDestroyedError);
+
+    await new Promise((r) => setTimeout(r, recheckMs));
+    const before = queries;
+    expect((await reader.keysForReading(new Set([read]))).get(read)).toBeNull();
+    await expect(reader.keyForWriting(written)).rejects.toBeInstanceOf(DataKeyDestroyedError);
+    expect(queries - before).toBe(0);
+  });
+
   it('refuses to unwrap a key under another master key', async () => {
     const id = ids(1)[0]!;
     await (await openDataKeyVault(db, schema, masterKey)).keyForWriting(id);

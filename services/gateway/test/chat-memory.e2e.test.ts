@@ -159,6 +159,20 @@ describe('MemWal as the memory store (MEMWAL_URL set)', () => {
     expect(scripted.doStreamCalls[0]!.prompt[0]!.content).toContain('- I prefer merino wool');
   });
 
+  it("forgets the user's namespace at the relayer when the account is closed", async () => {
+    const { client, userId } = await shopper(memwalGateway);
+    const namespace = `shop-user-${userId}`;
+    const stored = () => Promise.resolve(relayer.memories.get(namespace) ?? []);
+    expect(await eventually(stored, (memories) => memories.length > 0)).not.toEqual([]);
+
+    expect((await client.request('DELETE', '/api/auth/account')).status).toBe(200);
+
+    expect(await eventually(stored, (memories) => memories.length === 0)).toEqual([]);
+    expect(relayer.requests.filter((r) => r.path === '/api/forget').map((r) => r.body)).toContainEqual({
+      namespace,
+    });
+  });
+
   it('answers without memories when the relayer fails, and says so in the activity record', async () => {
     const { client } = await shopper(memwalGateway);
     relayer.behaviour.failWith = { status: 500, body: '{"message":"relayer down"}' };

@@ -6,6 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERASED } from '@shop/contracts';
 import { rebuildProjections, tableChecksums } from '@shop/projections';
 import { readModelMigrations, readModelProjections } from '@shop/read-models';
+import type { EventStore } from '@shop/eventstore';
+import { EVENT_STORE } from '../src/infrastructure/tokens';
 import { chat, userMessage } from './chat-harness';
 import { eventually, startTestStack, TestClient, TestStack } from './stack';
 
@@ -90,6 +92,13 @@ const subjectsOf = (userId: string, sessionId: string) => [
   stack.store.subject('session', sessionId),
 ];
 
+/** `npm run erase` as an operator runs it: another process than any gateway. */
+const erase = (...args: string[]) =>
+  promisify(execFile)(process.execPath, ['-r', '@swc-node/register', 'scripts/erase.ts', ...args], {
+    cwd: resolve(__dirname, '../../..'),
+    env: { ...process.env, ...stack.env.env },
+  });
+
 async function caughtUp(): Promise<number> {
   const last = await stack.store.lastStreamSequence();
   for (const runner of stack.projector.runners) await runner.caughtUp(last);
@@ -166,11 +175,6 @@ describe('crypto-shredding', () => {
 
   it('an operator erases a user by id with npm run erase', async () => {
     const { client, userId, sessionId, said } = await shopper();
-    const erase = (...args: string[]) =>
-      promisify(execFile)(process.execPath, ['-r', '@swc-node/register', 'scripts/erase.ts', ...args], {
-        cwd: resolve(__dirname, '../../..'),
-        env: { ...process.env, ...stack.env.env },
-      });
     const { stdout } = await erase('user', userId);
     expect(stdout).toContain(`user ${userId}: account closed; user key and 1 session keys destroyed`);
     for (const text of await rawMessagesOf(subjectsOf(userId, sessionId))) {
@@ -189,6 +193,20 @@ describe('crypto-shredding', () => {
       { status: 401, code: 'UNAUTHORIZED' },
     ]).toContainEqual({ status: gone.status, code: gone.json.code });
     await expect(erase('user', 'not-a-uuid')).rejects.toMatchObject({ code: 64 });
+  });
+
+  it("an erasure by another process stops a second gateway opening the user's sealed fields within the data-key re-check bound", async () => {
+    const email = `${unique('reach')}@example.com`;
+    const userId = await new TestClient(await stack.startGateway()).onboard(email);
+    // The first gateway runs the reactions, the erasure's among them; the second one only serves.
+    const gatewayStore = stack.apps[1]!.get<EventStore>(EVENT_STORE);
+    const sealedText = async () => JSON.stringify((await gatewayStore.load('user', userId)).events);
+    expect(await sealedText()).toContain(email);
+
+    await erase('user', userId);
+
+    // docs/operations.md: a cached data key is asked for again after 5 s.
+    expect(await eventually(sealedText, (text) => !text.includes(email), 5_000 + 3_000)).not.toContain(email);
   });
 
   it('refuses to close an account while an order is open, in the error envelope', async () => {

@@ -129,6 +129,31 @@ describe('POST /api/auth/session with provider tokens', () => {
     expect(client.cookie('provider-refresh-token')).not.toBe(session.refresh.secret);
   });
 
+  it('refreshes once for ten parallel requests after expiry across two gateways, all 200 with the same new cookies', async () => {
+    const email = uniqueEmail();
+    const session = await stack.provider.issueToken(email, { ttlSeconds: 1 });
+    await new TestClient(stack.url).request('POST', '/api/auth/session', { jwt: session.jwt });
+    const secondGateway = await stack.startGateway();
+    await new Promise((r) => setTimeout(r, 2100));
+    const refreshesBefore = stack.provider.requests('auth.refresh').length;
+
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => {
+        const page = new TestClient(i % 2 === 0 ? stack.url : secondGateway);
+        page.setCookie('provider-jwt', session.jwt);
+        page.setCookie('provider-refresh-token', session.refresh.secret);
+        return page.request('GET', '/api/auth/profile').then((res) => ({ res, page }));
+      }),
+    );
+
+    expect(answers.map(({ res }) => res.status)).toEqual(Array.from({ length: 10 }, () => 200));
+    expect(stack.provider.requests('auth.refresh').length - refreshesBefore).toBe(1);
+    const rotated = new Set(answers.map(({ page }) => page.cookie('provider-refresh-token')));
+    expect(rotated.size).toBe(1);
+    expect([...rotated][0]).not.toBe(session.refresh.secret);
+    expect(new Set(answers.map(({ page }) => page.cookie('provider-jwt'))).size).toBe(1);
+  });
+
   it('answers 401 and clears the cookies when the refresh fails', async () => {
     const session = await stack.provider.issueToken(uniqueEmail(), { ttlSeconds: 1 });
     const client = new TestClient(stack.url);

@@ -35,8 +35,9 @@ function pay(options: { amountMist?: bigint; coinType?: string; receiver?: strin
   return { digest, payer: normalizeSuiAddress(payer) };
 }
 
+/** Each verification from an address of its own: the route's rate limit is tested on its own. */
 const verify = (txHash: string, userId: string = randomUUID()): Promise<ApiResponse> =>
-  client.request('POST', '/api/payment/verify', { txHash, userId });
+  new ApiClient(stack.url).request('POST', '/api/payment/verify', { txHash, userId });
 const chainReads = () => stack.sui.requestCount('sui_getTransactionBlock');
 const forwardsOf = (txHash: string) =>
   stack.backend.received().filter((r) => (r.body as { transactionHash?: string }).transactionHash === txHash);
@@ -151,12 +152,39 @@ describe('POST /api/payment/verify', () => {
     },
   );
 
-  it('answers 404 for a digest the chain does not know, and records nothing', async () => {
+  it('answers 404 for a digest the chain does not know, and appends nothing to the stream', async () => {
     const digest = toBase58(randomBytes(32));
     const res = await verify(digest);
     expect(res.status).toBe(404);
     expect(res.json).toMatchObject({ data: null, status: 'TRANSACTION_NOT_FOUND', code: 404 });
     expect((await client.get(`/api/payment/transaction/${digest}`)).status).toBe(404);
+    const t = await openTestEventStore(stack.env);
+    try {
+      expect(await t.store.load('payment', digest)).toMatchObject({ events: [], version: 0 });
+    } finally {
+      await t.nc.drain();
+    }
+  });
+
+  it("lets the payer's verification run after the attempt in flight, whatever strangers keep sending", async () => {
+    const { digest } = pay();
+    // A stranger's claim holds the lock for longer than a waiter used to wait: two answers that
+    // are retried, then the backend's refusal of a user whose wallet did not pay it.
+    stack.backend.setDelay(2_000);
+    stack.backend.answerNext(503, 503, { status: 422, code: 'NOT_PAYER_WALLET' });
+    const stranger = verify(digest);
+    await expect.poll(() => forwardsOf(digest).length).toBe(1);
+    const payerId = randomUUID();
+    const payer = verify(digest, payerId);
+    await new Promise((r) => setTimeout(r, 200));
+    const laterStrangers = Promise.all([verify(digest), verify(digest)]);
+
+    const [strangerAnswer, payerAnswer] = await Promise.all([stranger, payer]);
+    stack.backend.setDelay(0);
+    expect([strangerAnswer.status, strangerAnswer.json.status]).toEqual([422, 'DEPOSIT_REFUSED']);
+    expect([payerAnswer.status, payerAnswer.json.status]).toEqual([200, 'OK']);
+    expect(payerAnswer.json.data).toMatchObject({ success: true, status: 'SUCCESS' });
+    expect((await laterStrangers).map((a) => a.json.status)).toEqual(['TX_HASH_CLAIMED', 'TX_HASH_CLAIMED']);
   });
 
   it('verifies and forwards once under concurrent duplicate requests', async () => {
@@ -282,6 +310,26 @@ describe('POST /api/payment/verify', () => {
       code: 400,
       message: expect.stringMatching(field),
     });
+  });
+});
+
+describe('rate limit of POST /api/payment/verify', () => {
+  it('lets 10 verifications a minute through per address, then answers 429 before any chain read', async () => {
+    const client = new ApiClient(stack.url);
+    const unknown = () => ({ txHash: toBase58(randomBytes(32)), userId: randomUUID() });
+    const allowed = [];
+    for (let i = 0; i < 10; i++) allowed.push(await client.request('POST', '/api/payment/verify', unknown()));
+    expect(allowed.map((r) => r.status)).toEqual(Array.from({ length: 10 }, () => 404));
+    expect(allowed[9]!.headers.get('ratelimit-remaining')).toBe('0');
+    const reads = chainReads();
+    const refused = await client.request('POST', '/api/payment/verify', unknown());
+    expect(refused.status).toBe(429);
+    expect(refused.json).toMatchObject({ data: null, status: 'TOO_MANY_REQUESTS', code: 429 });
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(chainReads()).toBe(reads);
+    expect((await new ApiClient(stack.url).request('POST', '/api/payment/verify', unknown())).status).toBe(
+      404,
+    );
   });
 });
 

@@ -5,11 +5,11 @@ import type { GatewayConfig } from '@shop/config';
 import { DomainError } from '@shop/domain';
 import type { EventStore } from '@shop/eventstore';
 import { API_ROUTE, ApiRouteSpec } from '@shop/http';
-import { ProviderClient } from '@shop/provider';
 import { RateLimiter, rateLimitHeaders } from '@shop/redis';
-import { CONFIG, EVENT_STORE, PROVIDER, RATE_LIMITER } from '../infrastructure/tokens';
+import { CONFIG, EVENT_STORE, RATE_LIMITER } from '../infrastructure/tokens';
 import { clearSessionCookies, REFRESH_COOKIE, SESSION_COOKIE, setSessionCookie } from './session-cookies';
 import { AuthenticatedRequest, SessionIdentity } from './session-identity';
+import { SessionRefresher } from './session-refresher';
 import { ExpiredSessionError, invalidSession, TokenVerifier, VerifiedIdentity } from './token-verifier';
 
 /** The route groups that share the per-user request budget (the spec's Limits table). */
@@ -51,7 +51,7 @@ export class AccessGuard implements CanActivate {
     private readonly verifier: TokenVerifier,
     @Inject(CONFIG) private readonly config: GatewayConfig,
     @Inject(RATE_LIMITER) private readonly limiter: RateLimiter,
-    @Inject(PROVIDER) private readonly provider: ProviderClient | null,
+    private readonly refresher: SessionRefresher,
     private readonly aggregates: Aggregates,
     @Inject(EVENT_STORE) store: EventStore,
   ) {
@@ -124,7 +124,7 @@ export class AccessGuard implements CanActivate {
   private async authenticate(request: AuthenticatedRequest, reply: FastifyReply): Promise<SessionIdentity> {
     const token = request.cookies?.[SESSION_COOKIE];
     const refreshToken = request.cookies?.[REFRESH_COOKIE];
-    const canRefresh = Boolean(refreshToken && this.provider);
+    const canRefresh = Boolean(refreshToken && this.refresher.enabled);
     let verified: VerifiedIdentity;
     if (token) {
       try {
@@ -140,11 +140,14 @@ export class AccessGuard implements CanActivate {
     return verified;
   }
 
-  /** Exchanges the refresh cookie at the provider and rotates both cookies; any failure ends the session. */
+  /**
+   * Exchanges the refresh cookie (once across parallel requests and gateways) and rotates both
+   * cookies; any failure ends the session.
+   */
   private async refresh(refreshToken: string, reply: FastifyReply): Promise<VerifiedIdentity> {
     const policy = { secure: this.config.NODE_ENV === 'production' };
     try {
-      const refreshed = await this.provider!.refreshSession(refreshToken);
+      const refreshed = await this.refresher.refresh(refreshToken);
       const verified = await this.verifier.verify(refreshed.jwt);
       setSessionCookie(reply, SESSION_COOKIE, refreshed.jwt, verified.expiresAt, policy);
       setSessionCookie(

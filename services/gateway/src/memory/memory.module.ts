@@ -9,13 +9,15 @@ import { ReactionRunner } from '@shop/reactions';
 import type { ReadModelDatabase } from '@shop/read-models';
 import { CONFIG, EVENT_STORE, LOGGER, MEMORY_STORE, READ_DB } from '../infrastructure/tokens';
 import type { AgentMemory } from './agent-memory';
+import { MemwalErasureReaction } from './memwal-erasure.reaction';
 import { MemwalSizesReaction } from './memwal-sizes.reaction';
 import { ProjectMemoryStore } from './project-memory-store';
 import { RememberPreferenceHandler } from './remember-preference.command';
 
 /**
  * The chat agent's memory: MemWal when MEMWAL_URL is configured, otherwise the project's own
- * event-sourced store. Only MemWal needs the onboarding sizes forwarded by a reaction.
+ * event-sourced store. Only MemWal needs reactions: the onboarding sizes forwarded to it, and a
+ * closed account's memories forgotten there (the own store's are sealed events and projected rows).
  */
 @Module({
   providers: [
@@ -37,7 +39,7 @@ import { RememberPreferenceHandler } from './remember-preference.command';
   exports: [MEMORY_STORE],
 })
 export class MemoryModule implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private readonly runner: ReactionRunner | null;
+  private readonly runners: ReactionRunner[];
 
   constructor(
     @Inject(CONFIG) config: GatewayConfig,
@@ -45,16 +47,18 @@ export class MemoryModule implements OnApplicationBootstrap, BeforeApplicationSh
     @Inject(LOGGER) logger: Logger,
     sizes: MemwalSizesReaction,
   ) {
-    this.runner = memwalOptionsOf(config)
-      ? new ReactionRunner({ store, reaction: sizes, logger, databaseUrl: config.DATABASE_URL })
-      : null;
+    const memwal = memwalOptionsOf(config);
+    const reactions = memwal ? [sizes, new MemwalErasureReaction(new MemwalMemoryStore(memwal))] : [];
+    this.runners = reactions.map(
+      (reaction) => new ReactionRunner({ store, reaction, logger, databaseUrl: config.DATABASE_URL }),
+    );
   }
 
   async onApplicationBootstrap(): Promise<void> {
-    await this.runner?.start();
+    for (const runner of this.runners) await runner.start();
   }
 
   async beforeApplicationShutdown(): Promise<void> {
-    await this.runner?.stop();
+    for (const runner of this.runners) await runner.stop();
   }
 }

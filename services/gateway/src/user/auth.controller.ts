@@ -5,8 +5,7 @@ import { z } from 'zod';
 import type { GatewayConfig } from '@shop/config';
 import { ApiRoute } from '@shop/http';
 import { ValidBody } from '@shop/http';
-import { CONFIG, PROVIDER } from '../infrastructure/tokens';
-import { ProviderClient } from '@shop/provider';
+import { CONFIG } from '../infrastructure/tokens';
 import { CurrentIdentity } from '../auth/current-identity.decorator';
 import {
   clearSessionCookies,
@@ -16,6 +15,7 @@ import {
   setSessionCookie,
 } from '../auth/session-cookies';
 import type { SessionIdentity } from '../auth/session-identity';
+import { SessionRefresher } from '../auth/session-refresher';
 import { TokenVerifier } from '../auth/token-verifier';
 import { GetProfileQuery, UserProfile, userProfileSchema } from './get-profile.query';
 import { RegisterUserCommand } from './register-user.command';
@@ -43,7 +43,7 @@ export class AuthController {
     private readonly queries: QueryBus,
     private readonly verifier: TokenVerifier,
     @Inject(CONFIG) private readonly config: GatewayConfig,
-    @Inject(PROVIDER) private readonly provider: ProviderClient | null,
+    private readonly refresher: SessionRefresher,
   ) {}
 
   @Post('session')
@@ -88,9 +88,9 @@ export class AuthController {
    * the same subject. Exchanging rotates it, so the rotated pair is what the cookies keep.
    */
   private async acceptedRefresh(refreshToken: string, subject: string) {
-    if (!this.provider) return null;
+    if (!this.refresher.enabled) return null;
     try {
-      const refreshed = await this.provider.refreshSession(refreshToken);
+      const refreshed = await this.refresher.refresh(refreshToken);
       const identity = await this.verifier.verify(refreshed.jwt);
       if (identity.providerSubject !== subject) return null;
       return {

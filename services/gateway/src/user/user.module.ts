@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { AccessGuard } from '../auth/access.guard';
+import { SessionRefresher } from '../auth/session-refresher';
 import { TokenVerifier } from '../auth/token-verifier';
 import { AccountController } from './account.controller';
 import { AuthController } from './auth.controller';
@@ -19,6 +20,7 @@ export class UserModule {
         : [AuthController, AccountController],
       providers: [
         TokenVerifier,
+        SessionRefresher,
         RegisterUserHandler,
         CloseAccountHandler,
         GetProfileHandler,

@@ -5,11 +5,11 @@ import { rateLimitHeaders, RateLimiter } from '@shop/redis';
 
 export const SEARCH_RATE_LIMITER = Symbol('SEARCH_RATE_LIMITER');
 export const SEARCH_REQUESTS_PER_MINUTE = 10;
+export const PAYMENT_VERIFY_RATE_LIMITER = Symbol('PAYMENT_VERIFY_RATE_LIMITER');
 
-/** The spec's 10 requests a minute per client address on the search and product routes, shared by every instance. */
-@Injectable()
-export class SearchRateLimitGuard implements CanActivate {
-  constructor(@Inject(SEARCH_RATE_LIMITER) private readonly limiter: RateLimiter) {}
+/** A budget of requests a minute per client address, shared by every instance. */
+abstract class ClientRateLimitGuard implements CanActivate {
+  constructor(private readonly limiter: RateLimiter) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const http = context.switchToHttp();
@@ -25,5 +25,24 @@ export class SearchRateLimitGuard implements CanActivate {
     }
     http.getResponse<FastifyReply>().headers(headers);
     return true;
+  }
+}
+
+/** The spec's 10 requests a minute per client address on the search and product routes. */
+@Injectable()
+export class SearchRateLimitGuard extends ClientRateLimitGuard {
+  constructor(@Inject(SEARCH_RATE_LIMITER) limiter: RateLimiter) {
+    super(limiter);
+  }
+}
+
+/**
+ * POST /api/payment/verify (PAYMENT_VERIFY_RATE_LIMIT_RPM): a verification reads the chain and may
+ * append a record, so a stranger cannot make the service do either without bound.
+ */
+@Injectable()
+export class PaymentVerifyRateLimitGuard extends ClientRateLimitGuard {
+  constructor(@Inject(PAYMENT_VERIFY_RATE_LIMITER) limiter: RateLimiter) {
+    super(limiter);
   }
 }

@@ -5,7 +5,7 @@ import type { SearchConfig } from '@shop/config';
 import type { OpenWork } from '@shop/metrics';
 import type { Logger } from '@shop/logging';
 import { ReconcileLoop } from '@shop/reactions';
-import { RedisLock } from '@shop/redis';
+import { FairRedisLock } from '@shop/redis';
 import { CONFIG, LOGGER } from '@shop/service-kit';
 import { SEARCH_DB } from '../infrastructure/tokens';
 import { PaymentDelivery } from './payment-delivery';
@@ -37,7 +37,7 @@ export class PaymentReconciler implements OnApplicationBootstrap, BeforeApplicat
     @Inject(SEARCH_DB) db: Kysely<SearchDatabase>,
     @Inject(CONFIG) config: SearchConfig,
     @Inject(LOGGER) logger: Logger,
-    @Inject(VERIFICATION_LOCKS) private readonly locks: RedisLock,
+    @Inject(VERIFICATION_LOCKS) private readonly locks: FairRedisLock,
     private readonly delivery: PaymentDelivery,
     private readonly aggregates: Aggregates,
   ) {

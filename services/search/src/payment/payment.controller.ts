@@ -1,8 +1,9 @@
-import { Controller, Get, HttpCode, Post } from '@nestjs/common';
+import { Controller, Get, HttpCode, Post, UseGuards } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { z } from 'zod';
 import { ApiRoute, ValidBody, ValidParams } from '@shop/http';
 import { Envelope, ok, okEnvelopeSchema } from '../http/envelope';
+import { PaymentVerifyRateLimitGuard } from '../http/rate-limit.guard';
 import { GetPaymentRecordQuery } from './get-payment-record.query';
 import {
   paymentIdParamsSchema,
@@ -23,6 +24,7 @@ export class PaymentController {
 
   @Post('verify')
   @HttpCode(200)
+  @UseGuards(PaymentVerifyRateLimitGuard)
   @ApiRoute({
     summary:
       'Verify a chain payment to the merchant and confirm the deposit to the backend. Idempotent per txHash: a recorded transaction is never read from the chain again, and a confirmed one is answered from its record.',
@@ -46,7 +48,14 @@ export class PaymentController {
       {
         status: 409,
         code: 'VERIFICATION_IN_PROGRESS',
-        description: 'a concurrent request is verifying it (after a 5 s wait); retry',
+        description:
+          'requests that came before this one kept verifying it for the whole 60 s this one waited its turn; retry',
+      },
+      {
+        status: 429,
+        code: 'TOO_MANY_REQUESTS',
+        description:
+          'more than PAYMENT_VERIFY_RATE_LIMIT_RPM (default 10) verifications a minute from this address (Retry-After and RateLimit-* headers)',
       },
       {
         status: 422,

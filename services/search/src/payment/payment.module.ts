@@ -2,8 +2,9 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { createSuiClient } from '@shop/chain';
 import type { SearchConfig } from '@shop/config';
 import type { Logger } from '@shop/logging';
-import { RedisLock, type Redis } from '@shop/redis';
+import { FairRedisLock, RateLimiter, type Redis } from '@shop/redis';
 import { LOGGER, REDIS } from '@shop/service-kit';
+import { PAYMENT_VERIFY_RATE_LIMITER, PaymentVerifyRateLimitGuard } from '../http/rate-limit.guard';
 import { DepositForwarder } from './deposit-forwarder';
 import { GetPaymentRecordHandler } from './get-payment-record.query';
 import { PaymentController } from './payment.controller';
@@ -29,7 +30,20 @@ export class PaymentModule {
           useFactory: () =>
             createSuiClient({ url: config.CHAIN_RPC_URL, requestTimeoutMs: CHAIN_REQUEST_TIMEOUT_MS }),
         },
-        { provide: VERIFICATION_LOCKS, inject: [REDIS], useFactory: (redis: Redis) => new RedisLock(redis) },
+        {
+          provide: VERIFICATION_LOCKS,
+          inject: [REDIS],
+          useFactory: (redis: Redis) => new FairRedisLock(redis),
+        },
+        {
+          provide: PAYMENT_VERIFY_RATE_LIMITER,
+          inject: [REDIS, LOGGER],
+          useFactory: (redis: Redis, logger: Logger) =>
+            new RateLimiter(redis, 'payment-verify', config.PAYMENT_VERIFY_RATE_LIMIT_RPM, 60_000, (error) =>
+              logger.warn({ err: error }, 'Redis unavailable: payment verification rate limit not enforced'),
+            ),
+        },
+        PaymentVerifyRateLimitGuard,
         {
           provide: ProcessedTransactions,
           inject: [REDIS, LOGGER],

@@ -5,7 +5,7 @@ import type { SuiClient } from '@mysten/sui/client';
 import { getTransaction } from '@shop/chain';
 import type { RetryPolicy } from '@shop/retry';
 import { assertClaimedBy, DomainError } from '@shop/domain';
-import { RedisLock } from '@shop/redis';
+import { FairRedisLock } from '@shop/redis';
 import { Aggregates } from '@shop/commands';
 import { currentCorrelationId } from '@shop/logging';
 import { PAYMENT_SETTINGS } from './payment-settings';
@@ -21,8 +21,13 @@ export const VERIFICATION_LOCKS = Symbol('VERIFICATION_LOCKS');
 /** The spec's verification lock. A verification ends well within it: chain read ≤ 16 s, forward ≤ 22 s. */
 export const LOCK_TTL_MS = 60_000;
 export const verificationLock = (txHash: string) => `lock:tx_verify:${txHash}`;
-/** A concurrent duplicate waits this long for the first request's outcome, then gets 409. */
-const LOCK_WAIT_MS = 5_000;
+/**
+ * A request waits its turn behind the verifications of the digest that came before it (the lock
+ * serves them in arrival order), each one bounded by the lock's TTL, so a stranger who keeps
+ * verifying someone's digest delays the payer by the attempts already in flight and no more. It
+ * answers 409 only after waiting a whole TTL.
+ */
+const LOCK_WAIT_MS = LOCK_TTL_MS;
 const CHAIN_READ_RETRY: RetryPolicy = { maxAttempts: 3, baseDelayMs: 200, maxDelayMs: 1_000 };
 
 export class VerifyPaymentCommand extends Command<VerificationResult> {
@@ -35,7 +40,7 @@ export class VerifyPaymentCommand extends Command<VerificationResult> {
 }
 
 /**
- * One digest at a time (Redis lock), the event history as the truth: a digest already recorded
+ * One digest at a time (a Redis lock served in arrival order), the event history as the truth: a digest already recorded
  * is never read from the chain again, and a verified one is only ever forwarded again until the
  * backend acknowledges it.
  */
@@ -44,7 +49,7 @@ export class VerifyPaymentHandler implements ICommandHandler<VerifyPaymentComman
   constructor(
     @Inject(PAYMENT_SETTINGS) private readonly settings: PaymentSettings,
     private readonly aggregates: Aggregates,
-    @Inject(VERIFICATION_LOCKS) private readonly locks: RedisLock,
+    @Inject(VERIFICATION_LOCKS) private readonly locks: FairRedisLock,
     private readonly processed: ProcessedTransactions,
     @Inject(SUI_CLIENT) private readonly sui: SuiClient,
     private readonly delivery: PaymentDelivery,
