@@ -1,4 +1,4 @@
-import { productSearchResultSchema, productSummarySchema } from '@shop/product-search';
+import { productCardSchema, productSearchResultSchema } from '@shop/product-search';
 import { SORT_OPTIONS } from '@shop/scraper';
 import { z } from 'zod';
 
@@ -89,8 +89,16 @@ export const cartItemSchema = z.object({
 });
 export type CartItemView = z.infer<typeof cartItemSchema>;
 
-export const searchProductsOutputSchema = productSearchResultSchema;
-export const getProductDetailsOutputSchema = z.object({ product: productSummarySchema.nullable() });
+/** Products come as cards (see productCardSchema), which the existing frontend also renders. */
+export const searchProductsOutputSchema = productSearchResultSchema.extend({
+  products: z.array(productCardSchema),
+});
+/**
+ * The product itself, not wrapped: the frontend takes a result that holds no product list as one
+ * product. An unknown id answers a value without `id`, which it shows no card for.
+ */
+export const productNotFoundSchema = z.object({ productId: z.string(), found: z.literal(false) });
+export const getProductDetailsOutputSchema = z.union([productCardSchema, productNotFoundSchema]);
 export const viewCartOutputSchema = z.object({ items: z.array(cartItemSchema) });
 export const addToCartOutputSchema = z.object({ item: cartItemSchema });
 export const removeFromCartOutputSchema = z.object({ itemId: z.string(), removed: z.boolean() });

@@ -1,4 +1,4 @@
-import type { ProductSummary } from '@shop/product-search';
+import { productSearchResultSchema, type ProductSummary } from '@shop/product-search';
 import type { z } from 'zod';
 import {
   addToCartOutputSchema,
@@ -7,7 +7,6 @@ import {
   rememberPreferenceOutputSchema,
   removeFromCartOutputSchema,
   searchProductsInputSchema,
-  searchProductsOutputSchema,
   viewCartOutputSchema,
   type CartItemView,
   type SearchProductsInput,
@@ -36,15 +35,19 @@ export interface SearchSnapshot {
   total: number;
 }
 
+/** Read as summaries, so a search stored before its products were cards still reads. */
 export function readSearch(exchange: ToolExchange): SearchSnapshot | undefined {
-  const result = valueOf(exchange, 'searchProducts', searchProductsOutputSchema);
+  const result = valueOf(exchange, 'searchProducts', productSearchResultSchema);
   const input = searchProductsInputSchema.safeParse(exchange.input);
   if (!result || !input.success) return undefined;
   return { input: input.data, products: result.products, total: result.total };
 }
 
-export const readDetails = (exchange: ToolExchange): ProductSummary | null | undefined =>
-  valueOf(exchange, 'getProductDetails', getProductDetailsOutputSchema)?.product;
+/** The product, null for an id that names none, undefined when there is no such result. */
+export function readDetails(exchange: ToolExchange): ProductSummary | null | undefined {
+  const details = valueOf(exchange, 'getProductDetails', getProductDetailsOutputSchema);
+  return details && 'found' in details ? null : details;
+}
 
 export const readCart = (exchange: ToolExchange): CartItemView[] | undefined =>
   valueOf(exchange, 'viewCart', viewCartOutputSchema)?.items;
