@@ -211,6 +211,7 @@ describe("the frontend's calls, with its habits", () => {
     expect(checkout.json).toEqual({
       orderId: expect.any(String),
       providerOrderId: expect.any(String),
+      crossmintOrderId: checkout.json.providerOrderId,
       phase: expect.any(String),
       serializedTransaction: expect.any(String),
       walletAddress: profile.json.evmAddress,
