@@ -1,5 +1,5 @@
 export * from './tool-schemas';
-export * from './product-tool-outputs';
+export * from './tool-outputs';
 export * from './product-query-of';
 export * from './system-prompt';
 export * from './title-prompt';

@@ -6,6 +6,7 @@ import {
   getProductDetailsOutput,
   OfflineChatModel,
   productQueryOf,
+  rememberMemoryOutput,
   searchProductsOutput,
   SHOPPING_TOOLS,
   type CartItemView,
@@ -67,11 +68,11 @@ export function createFakeShop(initialCart: CartItemView[] = []) {
         };
       },
     }),
-    rememberPreference: tool({
-      ...SHOPPING_TOOLS.rememberPreference,
+    rememberMemory: tool({
+      ...SHOPPING_TOOLS.rememberMemory,
       execute: async ({ fact }) => {
         remembered.push(fact);
-        return { fact, saved: true };
+        return rememberMemoryOutput(fact);
       },
     }),
   };

@@ -70,8 +70,8 @@ function toolSummary(name, part) {
       return 'Removed an item from the cart';
     case 'checkout':
       return `Order ${output.orderId} created (${output.phase}); approve it from wallet ${output.walletAddress}`;
-    case 'rememberPreference':
-      return `Remembered: ${output.fact}`;
+    case 'rememberMemory':
+      return `Remembered: ${output.text}`;
     default:
       return `${name}: ${JSON.stringify(output)}`;
   }

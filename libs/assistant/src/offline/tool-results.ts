@@ -4,7 +4,7 @@ import {
   addToCartOutputSchema,
   checkoutOutputSchema,
   getProductDetailsOutputSchema,
-  rememberPreferenceOutputSchema,
+  rememberMemoryOutputSchema,
   removeFromCartOutputSchema,
   searchProductsInputSchema,
   viewCartOutputSchema,
@@ -61,4 +61,4 @@ export const readRemoved = (exchange: ToolExchange): string | undefined =>
 export const readOrder = (exchange: ToolExchange) => valueOf(exchange, 'checkout', checkoutOutputSchema);
 
 export const readRemembered = (exchange: ToolExchange) =>
-  valueOf(exchange, 'rememberPreference', rememberPreferenceOutputSchema);
+  valueOf(exchange, 'rememberMemory', rememberMemoryOutputSchema);

@@ -5,6 +5,7 @@ import { tool, type ToolSet } from 'ai';
 import {
   getProductDetailsOutput,
   productQueryOf,
+  rememberMemoryOutput,
   searchProductsOutput,
   SHOPPING_TOOLS,
   type CartItemView,
@@ -107,15 +108,15 @@ export class ChatTools {
           return { orderId, providerOrderId, phase, walletAddress };
         }),
       }),
-      rememberPreference: tool({
-        ...SHOPPING_TOOLS.rememberPreference,
-        execute: guarded('rememberPreference', async ({ fact }, _toolCallId, signal) => {
+      rememberMemory: tool({
+        ...SHOPPING_TOOLS.rememberMemory,
+        execute: guarded('rememberMemory', async ({ fact }, _toolCallId, signal) => {
           await this.memory.remember(userId, fact, {
             namespace: preferencesNamespace,
             source: 'chat',
             ...(signal && { signal }),
           });
-          return { fact, saved: true };
+          return rememberMemoryOutput(fact);
         }),
       }),
     };

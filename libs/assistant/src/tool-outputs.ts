@@ -13,3 +13,10 @@ export const getProductDetailsOutput = (
   product: ProductSummary | null,
 ): ShoppingToolOutput<'getProductDetails'> =>
   product ? productCardOf(product) : { productId, found: false };
+
+/** What rememberMemory answers once the fact is stored: the existing frontend shows it as a card. */
+export const rememberMemoryOutput = (fact: string): ShoppingToolOutput<'rememberMemory'> => ({
+  success: true,
+  text: fact,
+  message: `Saved to memory: ${fact}`,
+});
