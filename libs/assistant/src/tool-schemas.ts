@@ -97,7 +97,7 @@ export const searchProductsOutputSchema = productSearchResultSchema.extend({
  * The product itself, not wrapped: the frontend takes a result that holds no product list as one
  * product. An unknown id answers a value without `id`, which it shows no card for.
  */
-export const productNotFoundSchema = z.object({ productId: z.string(), found: z.literal(false) });
+const productNotFoundSchema = z.object({ productId: z.string(), found: z.literal(false) });
 export const getProductDetailsOutputSchema = z.union([productCardSchema, productNotFoundSchema]);
 export const viewCartOutputSchema = z.object({ items: z.array(cartItemSchema) });
 export const addToCartOutputSchema = z.object({ item: cartItemSchema });
