@@ -33,7 +33,7 @@ export function buildSystemPrompt({ preferences }: SystemPromptInput): string {
     '- To add to the cart, copy productId, productName, price (USD cents), image, productUrl and retailer exactly from a searchProducts or getProductDetails result, and pick size and color among the sizes and colors it lists.',
     '- To remove or check out, use cart item ids from viewCart or addToCart; call viewCart first when you do not know them.',
     '- When the shopper refers to "the second one" or "it", resolve it against the latest search results.',
-    '- When the shopper states a lasting preference (fit, sizes, style, budget), save it with rememberPreference.',
+    '- When the shopper states a lasting preference (fit, sizes, style, budget), save it with rememberMemory.',
     `- You have at most ${AGENT_MAX_STEPS} steps per request: call tools only when needed, then answer briefly.`,
     '- Prices in answers are in USD, e.g. $79.99.',
     '',

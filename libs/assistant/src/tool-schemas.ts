@@ -1,4 +1,4 @@
-import { productSearchResultSchema, productSummarySchema } from '@shop/product-search';
+import { productCardSchema, productSearchResultSchema } from '@shop/product-search';
 import { SORT_OPTIONS } from '@shop/scraper';
 import { z } from 'zod';
 
@@ -64,7 +64,7 @@ export const checkoutInputSchema = z.object({
 });
 export type CheckoutInput = z.infer<typeof checkoutInputSchema>;
 
-export const rememberPreferenceInputSchema = z.object({
+export const rememberMemoryInputSchema = z.object({
   fact: z
     .string()
     .trim()
@@ -72,7 +72,7 @@ export const rememberPreferenceInputSchema = z.object({
     .max(500)
     .describe('A lasting preference in the shopper\'s words, e.g. "I prefer slim fit"'),
 });
-export type RememberPreferenceInput = z.infer<typeof rememberPreferenceInputSchema>;
+export type RememberMemoryInput = z.infer<typeof rememberMemoryInputSchema>;
 
 /** A cart item as GET /api/cart lists it (the owner's id left out: the model has no use for it). */
 export const cartItemSchema = z.object({
@@ -89,8 +89,16 @@ export const cartItemSchema = z.object({
 });
 export type CartItemView = z.infer<typeof cartItemSchema>;
 
-export const searchProductsOutputSchema = productSearchResultSchema;
-export const getProductDetailsOutputSchema = z.object({ product: productSummarySchema.nullable() });
+/** Products come as cards (see productCardSchema), which the existing frontend also renders. */
+export const searchProductsOutputSchema = productSearchResultSchema.extend({
+  products: z.array(productCardSchema),
+});
+/**
+ * The product itself, not wrapped: the frontend takes a result that holds no product list as one
+ * product. An unknown id answers a value without `id`, which it shows no card for.
+ */
+const productNotFoundSchema = z.object({ productId: z.string(), found: z.literal(false) });
+export const getProductDetailsOutputSchema = z.union([productCardSchema, productNotFoundSchema]);
 export const viewCartOutputSchema = z.object({ items: z.array(cartItemSchema) });
 export const addToCartOutputSchema = z.object({ item: cartItemSchema });
 export const removeFromCartOutputSchema = z.object({ itemId: z.string(), removed: z.boolean() });
@@ -101,7 +109,12 @@ export const checkoutOutputSchema = z.object({
   phase: z.string(),
   walletAddress: z.string(),
 });
-export const rememberPreferenceOutputSchema = z.object({ fact: z.string(), saved: z.boolean() });
+/** The name and shape the existing frontend shows a "memory stored" card for; `text` is the fact saved. */
+export const rememberMemoryOutputSchema = z.object({
+  success: z.boolean(),
+  text: z.string(),
+  message: z.string(),
+});
 
 export const SHOPPING_TOOLS = {
   searchProducts: {
@@ -137,10 +150,10 @@ export const SHOPPING_TOOLS = {
     inputSchema: checkoutInputSchema,
     outputSchema: checkoutOutputSchema,
   },
-  rememberPreference: {
+  rememberMemory: {
     description: 'Save a lasting shopper preference (fit, size, style, budget) for later conversations.',
-    inputSchema: rememberPreferenceInputSchema,
-    outputSchema: rememberPreferenceOutputSchema,
+    inputSchema: rememberMemoryInputSchema,
+    outputSchema: rememberMemoryOutputSchema,
   },
 } as const;
 

@@ -3,8 +3,11 @@ import { MockProductSearch } from '@shop/product-search';
 import { stepCountIs, streamText, tool, type ModelMessage, type TextStreamPart, type ToolSet } from 'ai';
 import {
   buildSystemPrompt,
+  getProductDetailsOutput,
   OfflineChatModel,
   productQueryOf,
+  rememberMemoryOutput,
+  searchProductsOutput,
   SHOPPING_TOOLS,
   type CartItemView,
 } from '../src';
@@ -23,11 +26,11 @@ export function createFakeShop(initialCart: CartItemView[] = []) {
   const tools = {
     searchProducts: tool({
       ...SHOPPING_TOOLS.searchProducts,
-      execute: async (input) => products.search(productQueryOf(input)),
+      execute: async (input) => searchProductsOutput(await products.search(productQueryOf(input))),
     }),
     getProductDetails: tool({
       ...SHOPPING_TOOLS.getProductDetails,
-      execute: async ({ productId }) => ({ product: await products.product(productId) }),
+      execute: async ({ productId }) => getProductDetailsOutput(productId, await products.product(productId)),
     }),
     viewCart: tool({ ...SHOPPING_TOOLS.viewCart, execute: async () => ({ items: [...cart] }) }),
     addToCart: tool({
@@ -65,11 +68,11 @@ export function createFakeShop(initialCart: CartItemView[] = []) {
         };
       },
     }),
-    rememberPreference: tool({
-      ...SHOPPING_TOOLS.rememberPreference,
+    rememberMemory: tool({
+      ...SHOPPING_TOOLS.rememberMemory,
       execute: async ({ fact }) => {
         remembered.push(fact);
-        return { fact, saved: true };
+        return rememberMemoryOutput(fact);
       },
     }),
   };

@@ -252,7 +252,7 @@ const cases: Case[] = [
   },
   {
     phrase: 'remember that I prefer slim fit',
-    calls: () => [['rememberPreference', { fact: 'I prefer slim fit' }]],
+    calls: () => [['rememberMemory', { fact: 'I prefer slim fit' }]],
     reply: /I'll remember: "I prefer slim fit"/,
   },
   {

@@ -1,4 +1,5 @@
 export * from './product-summary';
+export * from './product-card';
 export * from './product-query';
 export * from './product-search';
 export * from './product-search-error';

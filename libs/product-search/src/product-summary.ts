@@ -3,7 +3,8 @@ import { z } from 'zod';
 /**
  * A product as the gateway shows it and puts it in a cart: the cart item's snapshot fields
  * (productId, productName, price in integer USD cents, image, productUrl, retailer) plus what a
- * shopper compares on. `sizes` and `colors` only when the source knows them.
+ * shopper compares on. `sizes` and `colors` only when the source knows them; `asin` only for a
+ * marketplace product (the search service's), where it is also the productId.
  */
 export const productSummarySchema = z.object({
   productId: z.string().min(1).max(255),
@@ -18,6 +19,7 @@ export const productSummarySchema = z.object({
   reviewCount: z.number().int().min(0),
   sizes: z.array(z.string()).optional(),
   colors: z.array(z.string()).optional(),
+  asin: z.string().optional(),
 });
 export type ProductSummary = z.infer<typeof productSummarySchema>;
 

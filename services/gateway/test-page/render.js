@@ -61,7 +61,7 @@ function toolSummary(name, part) {
     case 'searchProducts':
       return `Searched "${input.query}": ${output.total} found`;
     case 'getProductDetails':
-      return output.product ? `Details of ${output.product.productName}` : 'No such product';
+      return output.found === false ? 'No such product' : `Details of ${output.productName}`;
     case 'viewCart':
       return `Cart: ${output.items.length} item${output.items.length === 1 ? '' : 's'}`;
     case 'addToCart':
@@ -70,8 +70,8 @@ function toolSummary(name, part) {
       return 'Removed an item from the cart';
     case 'checkout':
       return `Order ${output.orderId} created (${output.phase}); approve it from wallet ${output.walletAddress}`;
-    case 'rememberPreference':
-      return `Remembered: ${output.fact}`;
+    case 'rememberMemory':
+      return `Remembered: ${output.text}`;
     default:
       return `${name}: ${JSON.stringify(output)}`;
   }
@@ -88,8 +88,8 @@ function renderTool(part, actions) {
   const products =
     name === 'searchProducts'
       ? part.output.products
-      : name === 'getProductDetails' && part.output.product
-        ? [part.output.product]
+      : name === 'getProductDetails' && part.output.found !== false
+        ? [part.output]
         : [];
   return el(
     'div',

@@ -102,6 +102,7 @@ afterAll(async () => {
 });
 
 describe('the /test page in headless Chromium', () => {
+  // The whole flow, four chat turns in a real browser, needs more than the default 30 s on two shared cores.
   it('logs in, onboards, finds a product in the chat, adds it to the cart and sees it there', async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     const pageErrors: Error[] = [];
@@ -192,8 +193,20 @@ describe('the /test page in headless Chromium', () => {
     await shoes.first().waitFor();
     expect(await shoes.first().locator('[name=size]').inputValue()).toBe('9');
 
+    // A product's details show as its one card, which adds to the cart like a search's.
+    const shoeName = (await shoes.first().locator('.name').textContent())!;
+    await page.locator('#chat-input').fill('tell me more about the first one');
+    await page.locator('#send').click();
+    const details = page.locator('.message.assistant').nth(3).locator('[data-tool=getProductDetails]');
+    await details.locator('.product').waitFor();
+    expect(await details.locator('.product').count()).toBe(1);
+    expect(await details.locator('.product .name').textContent()).toBe(shoeName);
+    await details.locator('.product button.add').click();
+    await page.locator('#cart-items li').nth(2).waitFor();
+    expect(await page.locator('#cart-count').textContent()).toBe('(3)');
+
     await page.screenshot({ path: resolve(outputDirectory, 'chat-browser.png'), fullPage: true });
     expect(existsSync(resolve(outputDirectory, 'chat-browser.png'))).toBe(true);
     expect(pageErrors).toEqual([]);
-  });
+  }, 90_000);
 });

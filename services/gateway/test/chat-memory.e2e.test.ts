@@ -58,10 +58,10 @@ describe("the project's own memory store (default)", () => {
     const { client } = await shopper();
     const remember = await chat(client, { messages: [userMessage('remember that I prefer slim fit')] });
     expect(toolCallsOf(remember.chunks)).toEqual([
-      { toolName: 'rememberPreference', input: { fact: 'I prefer slim fit' } },
+      { toolName: 'rememberMemory', input: { fact: 'I prefer slim fit' } },
     ]);
     expect(remember.chunks.find((chunk) => chunk.type === 'tool-output-available')).toMatchObject({
-      output: { fact: 'I prefer slim fit', saved: true },
+      output: { success: true, text: 'I prefer slim fit', message: expect.any(String) },
     });
 
     const scripted = scriptedModel([textStep('Here are some slim fit shirts.')]);

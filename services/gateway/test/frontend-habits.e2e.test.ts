@@ -1,7 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { OfflineChatModel } from '@shop/assistant';
 import { scriptedModel, SwitchableModel, userMessage } from './chat-harness';
+import { FrontendBrowser, signInLikeTheFrontend } from './frontend-browser';
 import { readChatLikeTheFrontend } from './frontend-chat-reader';
 import { eventually, startTestStack, TestStack } from './stack';
 
@@ -22,91 +22,8 @@ afterEach(() => {
   model.current = new OfflineChatModel();
 });
 
-const frontendOrigin = 'http://localhost:3000';
-
-interface Answer {
-  status: number;
-  headers: Headers;
-  json: Record<string, unknown>;
-}
-
-/**
- * What a browser does for the frontend's `fetch(url, {credentials: 'include'})` from another
- * origin: a preflight for anything but a simple request, the cookie jar sent and filled, and a
- * response the page may read only when the server allows exactly this origin with credentials.
- */
-class FrontendBrowser {
-  private readonly cookies = new Map<string, string>();
-
-  constructor(private readonly baseUrl: string) {}
-
-  cookie(name: string): string | undefined {
-    return this.cookies.get(name);
-  }
-
-  async fetch(path: string, init: { method: string; body?: unknown }): Promise<Response> {
-    const { method } = init;
-    const headers: Record<string, string> = { origin: frontendOrigin };
-    if (init.body !== undefined) headers['content-type'] = 'application/json';
-    if (method !== 'GET' && (method !== 'POST' || init.body !== undefined))
-      await this.preflight(path, method, init.body);
-    if (this.cookies.size > 0) headers.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
-    const response = await fetch(`${this.baseUrl}${path}`, {
-      method,
-      credentials: 'include',
-      headers,
-      body: init.body === undefined ? undefined : JSON.stringify(init.body),
-    });
-    expect(
-      [
-        response.headers.get('access-control-allow-origin'),
-        response.headers.get('access-control-allow-credentials'),
-      ],
-      `${method} ${path}: a browser hands the page a credentialed response only with these`,
-    ).toEqual([frontendOrigin, 'true']);
-    for (const line of response.headers.getSetCookie()) {
-      const [pair] = line.split(';');
-      const [name, ...value] = pair!.split('=');
-      if (/Max-Age=0|Expires=Thu, 01 Jan 1970/i.test(line)) this.cookies.delete(name!.trim());
-      else this.cookies.set(name!.trim(), value.join('='));
-    }
-    return response;
-  }
-
-  private async preflight(path: string, method: string, body: unknown): Promise<void> {
-    const response = await fetch(`${this.baseUrl}${path}`, {
-      method: 'OPTIONS',
-      headers: {
-        origin: frontendOrigin,
-        'access-control-request-method': method,
-        ...(body !== undefined ? { 'access-control-request-headers': 'content-type' } : {}),
-      },
-    });
-    expect(response.status, `preflight of ${method} ${path}`).toBeLessThan(300);
-    expect(response.headers.get('access-control-allow-origin')).toBe(frontendOrigin);
-    expect(response.headers.get('access-control-allow-credentials')).toBe('true');
-    expect(response.headers.get('access-control-allow-methods')?.split(/,\s*/)).toContain(method);
-    if (body !== undefined) {
-      expect(response.headers.get('access-control-allow-headers')?.toLowerCase().split(/,\s*/)).toContain(
-        'content-type',
-      );
-    }
-  }
-
-  /** A header the page's script can read: safelisted, or exposed by the server. */
-  exposed(response: Response, name: string): string | null {
-    const exposedHeaders = (response.headers.get('access-control-expose-headers') ?? '')
-      .toLowerCase()
-      .split(/,\s*/);
-    return exposedHeaders.includes(name.toLowerCase()) ? response.headers.get(name) : null;
-  }
-
-  async call(method: string, path: string, body?: unknown): Promise<Answer> {
-    const response = await this.fetch(path, { method, body });
-    const text = await response.text();
-    return { status: response.status, headers: response.headers, json: text ? JSON.parse(text) : {} };
-  }
-}
+const signIn = (browser: FrontendBrowser, options?: { onboard?: boolean }) =>
+  signInLikeTheFrontend(browser, stack.provider, options);
 
 const product = (n: number) => ({
   productId: `B0FRONT${String(n).padStart(3, '0')}`,
@@ -118,37 +35,6 @@ const product = (n: number) => ({
 });
 /** What the frontend's product card posts when the shopper picked no size or colour. */
 const addedFromCard = (n: number) => ({ ...product(n), size: '', color: '' });
-
-/** The frontend's sign-in: the provider's JWT and the email it signed in with, then onboarding. */
-async function signIn(browser: FrontendBrowser, options: { onboard?: boolean } = {}) {
-  const email = `${randomUUID().slice(0, 8)}@example.com`;
-  const issued = await stack.provider.issueToken(email);
-  const session = await browser.call('POST', '/api/auth/session', { jwt: issued.jwt, email });
-  expect([session.status, session.json]).toEqual([200, { success: true }]);
-  if (options.onboard !== false) {
-    const steps: [string, unknown][] = [
-      ['step-1', { displayName: 'Ada' }],
-      [
-        'step-2',
-        {
-          firstName: 'Ada',
-          lastName: 'Lovelace',
-          street: '1 Main Street',
-          country: 'US',
-          city: 'Austin',
-          state: 'TX',
-          zip: '78701',
-        },
-      ],
-      ['step-3', { topsSize: 'M', bottomsSize: '32', footwearSize: '42' }],
-    ];
-    for (const [index, [step, body]] of steps.entries()) {
-      const saved = await browser.call('POST', `/api/onboarding/${step}`, body);
-      expect([saved.status, saved.json]).toEqual([200, { success: true, step: index + 1 }]);
-    }
-  }
-  return { email, issued };
-}
 
 describe("the frontend's calls, with its habits", () => {
   it('signs in with the email in every session body, reads the profile and onboards, all with credentials', async () => {
@@ -325,6 +211,7 @@ describe("the frontend's calls, with its habits", () => {
     expect(checkout.json).toEqual({
       orderId: expect.any(String),
       providerOrderId: expect.any(String),
+      crossmintOrderId: checkout.json.providerOrderId,
       phase: expect.any(String),
       serializedTransaction: expect.any(String),
       walletAddress: profile.json.evmAddress,

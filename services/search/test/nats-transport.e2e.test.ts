@@ -49,8 +49,8 @@ describe('NatsProductSearch against the search service', () => {
     );
     const scraped = (http.json.data as { products: { asin: string; title: string; price: number }[] })
       .products;
-    expect(result.products.map((p) => [p.productId, p.productName, p.price])).toEqual(
-      scraped.map((p) => [p.asin, p.title, Math.round(p.price * 100)]),
+    expect(result.products.map((p) => [p.productId, p.asin, p.productName, p.price])).toEqual(
+      scraped.map((p) => [p.asin, p.asin, p.title, Math.round(p.price * 100)]),
     );
     expect(result.products[0]!.retailer).toBe('amazon.com');
   });

@@ -56,7 +56,7 @@ describe('answers through the real @ai-sdk/openai client as the in-process offli
       'addToCart',
       'viewCart',
       'checkout',
-      'rememberPreference',
+      'rememberMemory',
       'removeFromCart',
     ]);
   });

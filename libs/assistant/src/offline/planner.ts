@@ -277,11 +277,11 @@ function planCheckout(context: Context, intent: Extract<Intent, { kind: 'checkou
 }
 
 function planRemember(context: Context, intent: Extract<Intent, { kind: 'remember' }>): Step {
-  const done = doneThisTurn(context, 'rememberPreference');
+  const done = doneThisTurn(context, 'rememberMemory');
   const saved = done && readRemembered(done);
-  if (saved) return say(reply.rememberedReply(saved.fact));
+  if (saved) return say(reply.rememberedReply(saved.text));
   if (intent.fact.length < 3) return say(reply.ASK_WHAT_TO_REMEMBER);
-  return one(context, 'rememberPreference', { fact: intent.fact });
+  return one(context, 'rememberMemory', { fact: intent.fact });
 }
 
 function planIntent(context: Context, intent: Intent): Step {

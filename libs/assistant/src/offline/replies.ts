@@ -19,7 +19,7 @@ const TOOL_ACTIONS: Record<ShoppingToolName, string> = {
   addToCart: 'add it to your cart',
   removeFromCart: 'remove it from your cart',
   checkout: 'start the checkout',
-  rememberPreference: 'save that preference',
+  rememberMemory: 'save that preference',
 };
 
 export const GREETING_REPLY =

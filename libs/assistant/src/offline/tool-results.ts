@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import {
   addToCartOutputSchema,
   checkoutOutputSchema,
-  rememberPreferenceOutputSchema,
+  rememberMemoryOutputSchema,
   removeFromCartOutputSchema,
   searchProductsInputSchema,
   viewCartOutputSchema,
@@ -92,4 +92,4 @@ export const readRemoved = (exchange: ToolExchange): string | undefined =>
 export const readOrder = (exchange: ToolExchange) => valueOf(exchange, 'checkout', checkoutOutputSchema);
 
 export const readRemembered = (exchange: ToolExchange) =>
-  valueOf(exchange, 'rememberPreference', rememberPreferenceOutputSchema);
+  valueOf(exchange, 'rememberMemory', rememberMemoryOutputSchema);

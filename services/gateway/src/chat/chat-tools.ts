@@ -2,7 +2,14 @@ import { createHash } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { tool, type ToolSet } from 'ai';
-import { productQueryOf, SHOPPING_TOOLS, type CartItemView } from '@shop/assistant';
+import {
+  getProductDetailsOutput,
+  productQueryOf,
+  rememberMemoryOutput,
+  searchProductsOutput,
+  SHOPPING_TOOLS,
+  type CartItemView,
+} from '@shop/assistant';
 import { currentCorrelationId, type Logger } from '@shop/logging';
 import type { ProductSearch } from '@shop/product-search';
 import { preferencesNamespace } from '@shop/read-models';
@@ -57,13 +64,15 @@ export class ChatTools {
     return {
       searchProducts: tool({
         ...SHOPPING_TOOLS.searchProducts,
-        execute: guarded('searchProducts', (input) => this.products.search(productQueryOf(input))),
+        execute: guarded('searchProducts', async (input) =>
+          searchProductsOutput(await this.products.search(productQueryOf(input))),
+        ),
       }),
       getProductDetails: tool({
         ...SHOPPING_TOOLS.getProductDetails,
-        execute: guarded('getProductDetails', async ({ productId }) => ({
-          product: await this.products.product(productId),
-        })),
+        execute: guarded('getProductDetails', async ({ productId }) =>
+          getProductDetailsOutput(productId, await this.products.product(productId)),
+        ),
       }),
       viewCart: tool({
         ...SHOPPING_TOOLS.viewCart,
@@ -99,15 +108,15 @@ export class ChatTools {
           return { orderId, providerOrderId, phase, walletAddress };
         }),
       }),
-      rememberPreference: tool({
-        ...SHOPPING_TOOLS.rememberPreference,
-        execute: guarded('rememberPreference', async ({ fact }, _toolCallId, signal) => {
+      rememberMemory: tool({
+        ...SHOPPING_TOOLS.rememberMemory,
+        execute: guarded('rememberMemory', async ({ fact }, _toolCallId, signal) => {
           await this.memory.remember(userId, fact, {
             namespace: preferencesNamespace,
             source: 'chat',
             ...(signal && { signal }),
           });
-          return { fact, saved: true };
+          return rememberMemoryOutput(fact);
         }),
       }),
     };

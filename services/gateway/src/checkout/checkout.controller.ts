@@ -7,14 +7,16 @@ import type { SessionIdentity } from '../auth/session-identity';
 import { gatedErrors, validationError } from '../http/common-errors';
 import { idempotentCommandId } from '../http/idempotency';
 import { CheckoutCommand } from './checkout.command';
-import type { CheckoutResult } from './checkout.command';
 
 const checkoutBody = apiSchema('CheckoutRequest', z.object({ cartItemId: z.uuid() }));
 const checkoutResult = apiSchema(
   'CheckoutResponse',
   z.object({
     orderId: z.uuid(),
-    providerOrderId: z.string(),
+    providerOrderId: z.string().describe("the provider's order reference"),
+    crossmintOrderId: z
+      .string()
+      .describe('the same value as providerOrderId, under the name existing clients read'),
     phase: z.string(),
     serializedTransaction: z.string().describe('pre-built EVM transaction for the wallet approval'),
     walletAddress: z.string().describe('EVM wallet that must approve'),
@@ -45,12 +47,15 @@ export class CheckoutController {
       ...gatedErrors,
     ],
   })
-  checkout(
+  async checkout(
     @CurrentIdentity() identity: SessionIdentity,
     @ValidBody() body: z.infer<typeof checkoutBody>,
     @Headers('idempotency-key') idempotencyKey: string | undefined,
-  ): Promise<CheckoutResult> {
+  ): Promise<z.infer<typeof checkoutResult>> {
     const commandId = idempotentCommandId(identity.userId, 'checkout', idempotencyKey);
-    return this.commands.execute(new CheckoutCommand(identity.userId, body.cartItemId, commandId));
+    const result = await this.commands.execute(
+      new CheckoutCommand(identity.userId, body.cartItemId, commandId),
+    );
+    return { ...result, crossmintOrderId: result.providerOrderId };
   }
 }

@@ -22,6 +22,7 @@ export function searchQueryOf(query: z.output<typeof productQuerySchema>): Searc
 export function productSummaryOf(product: NormalizedProduct): ProductSummary {
   return {
     productId: product.asin,
+    asin: product.asin,
     productName: product.title,
     price: Math.round(product.price * 100),
     image: product.imageUrl,
