@@ -18,8 +18,8 @@ export interface ReactionRunnerOptions {
   reaction: Reaction;
   logger: ReactionLogger;
   /**
-   * Attempts before a message is given up and parked (logged as an error). Without parking it is
-   * never given up: it keeps being retried at the longest back-off.
+   * Attempts before a message is given up (logged as an error) and parked. Without parking it is
+   * then terminated: only for a reaction whose work may be lost (a memory sent to MemWal).
    */
   maxDeliveries?: number;
   /** Messages handled at once by the active runner (different subjects only). */
@@ -234,13 +234,17 @@ export class ReactionRunner {
         message.ack();
         return;
       } catch (error) {
-        if (parking && (attempt >= max || error instanceof UnprocessableEvent)) {
+        if (attempt >= max || error instanceof UnprocessableEvent) {
+          if (!parking) {
+            logger.error({ ...entry, err: error }, 'reaction gave up; event dropped (no parking)');
+            message.term();
+            return;
+          }
           logger.error({ ...entry, err: error }, 'reaction gave up; parking the event');
-          await this.park(message, { ...entry, error: describe(error) });
+          await this.park(parking, message, { ...entry, error: describe(error) });
           return;
         }
-        const log = attempt >= max ? logger.error : logger.warn;
-        log.call(logger, { ...entry, delivery: attempt, err: error }, 'reaction failed; retrying');
+        logger.warn({ ...entry, delivery: attempt, err: error }, 'reaction failed; retrying');
         await this.pause(retryDelayMs(attempt));
         attempt++;
       }
@@ -248,12 +252,12 @@ export class ReactionRunner {
   }
 
   /** Terminates the message once its parking is stored; until then it is held and parking retried. */
-  private async park(message: JsMsg, entry: ParkedReaction): Promise<void> {
-    const { parking, logger } = this.options;
+  private async park(parking: ReactionParking, message: JsMsg, entry: ParkedReaction): Promise<void> {
+    const { logger } = this.options;
     for (let attempt = 1; ; attempt++) {
       if (this.letsGo(message, entry)) return;
       try {
-        await parking!.park(entry);
+        await parking.park(entry);
         message.term();
         return;
       } catch (error) {

@@ -98,7 +98,7 @@ describe('reaction failover', () => {
     await fc.assert(
       fc.asyncProperty(scenario, async ({ subjects, diesAtCall, failingOnce }) => {
         const name = `prop_${randomUUID().slice(0, 8)}`;
-        const carts = subjects.map(() => randomUUID());
+        const carts: string[] = subjects.map(() => randomUUID());
         const expected = new Map<string, number[]>();
         for (const [i, cartId] of carts.entries()) {
           expected.set(cartId, await appendItems(cartId, 0, subjects[i]!.before));
