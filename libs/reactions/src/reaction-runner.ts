@@ -5,7 +5,7 @@ import { RecordedEvent } from '@shop/contracts';
 import { EventStore, parseCommit } from '@shop/eventstore';
 import { withCorrelationId } from '@shop/logging';
 import { Reaction } from './reaction';
-import { ReactionParking } from './reaction-parking';
+import { ParkedReaction, ReactionParking } from './reaction-parking';
 import { UnprocessableEvent } from './unprocessable-event';
 
 export interface ReactionLogger {
@@ -17,11 +17,18 @@ export interface ReactionRunnerOptions {
   store: EventStore;
   reaction: Reaction;
   logger: ReactionLogger;
-  /** Deliveries before a message is given up (logged as an error, never silently). */
+  /**
+   * Attempts before a message is given up (logged as an error) and parked. Without parking it is
+   * then terminated: only for a reaction whose work may be lost (a memory sent to MemWal).
+   */
   maxDeliveries?: number;
   /** Messages handled at once by the active runner (different subjects only). */
   concurrency?: number;
-  /** Where events go that still fail after the last delivery; they are retried from there. */
+  /**
+   * Where events go that still fail after the last attempt; they are retried from there. A
+   * message is terminated only once its parking is stored: until then it is held and parking is
+   * retried, however long the parking's database is down.
+   */
   parking?: ReactionParking;
   retryParkedEveryMs?: number;
   /**
@@ -59,31 +66,9 @@ export class ReactionRunner {
   constructor(private readonly options: ReactionRunnerOptions) {}
 
   async start(): Promise<void> {
-    const { store, reaction } = this.options;
-    const name = `reaction_${reaction.name}`;
-    const config = {
-      durable_name: name,
-      ack_policy: AckPolicy.Explicit,
-      deliver_policy: DeliverPolicy.All,
-      filter_subject: `${store.subjectPrefix}.${reaction.aggregate}.*`,
-      ack_wait: nanos(60_000),
-      max_deliver: this.options.maxDeliveries ?? 10,
-      max_ack_pending: 1000,
-    };
-    try {
-      await store.jsm.consumers.info(store.stream, name);
-    } catch {
-      await store.jsm.consumers.add(store.stream, config).catch(async (error: unknown) => {
-        // Another instance created it in between.
-        await store.jsm.consumers.info(store.stream, name).catch(() => {
-          throw error;
-        });
-      });
-    }
     this.stopping = false;
     this.halt = new AbortController();
-    const consumer = await store.js.consumers.get(store.stream, name);
-    this.loop = this.run(consumer);
+    this.loop = this.run();
     if (this.options.parking) {
       this.retryTimer = setInterval(() => {
         this.retrying ??= this.retryParked().finally(() => (this.retrying = null));
@@ -102,21 +87,74 @@ export class ReactionRunner {
   }
 
   /** Consumes while this process holds the lock (or always, without one); stands by otherwise. */
-  private async run(consumer: Consumer): Promise<void> {
+  private async run(): Promise<void> {
     while (!this.stopping) {
       if (!(await this.acquireLock().catch(() => false))) {
-        await sleep(1000, undefined, { signal: this.halt.signal }).catch(() => undefined);
+        await this.pause(1000);
         continue;
       }
-      const messages = await consumer.consume({ max_messages: this.options.concurrency ?? 8 });
-      this.messages = messages;
-      // stop() may have come while the consumer was being opened.
-      if (this.stopping) messages.stop();
-      await this.consume(messages);
-      // Stopped, or the lock was lost: what is in hand finishes before another turn.
+      try {
+        const consumer = await this.takeOver();
+        const messages = await consumer.consume({ max_messages: this.options.concurrency ?? 8 });
+        this.messages = messages;
+        // stop() may have come while the consumer was being opened.
+        if (this.stopping) messages.stop();
+        await this.consume(messages);
+      } catch (error) {
+        this.options.logger.warn(
+          { reaction: this.options.reaction.name, err: error },
+          'reaction consumer failed',
+        );
+        await this.pause(1000);
+      }
+      // Stopped, or the lock was lost: what is in hand finishes (or is let go) before another turn.
       await Promise.all(this.inFlight);
+      if (!this.stopping) this.halt = new AbortController();
     }
     await this.releaseLock();
+  }
+
+  /**
+   * Makes the consumer deliver, first and in stream order, whatever an earlier holder took and
+   * never acknowledged. Left alone, those messages would come back only after the ack wait, once
+   * this holder had already handled their subjects' later events. Such messages exist when
+   * anything is pending acknowledgement (nothing of this process is in hand here), so the
+   * consumer is then re-created at its ack floor: a message past the floor that was already
+   * acknowledged is delivered again, which reactions, idempotent, take as a repeat. A consumer
+   * created before deliveries were unbounded is re-created the same way.
+   */
+  private async takeOver(): Promise<Consumer> {
+    const { store, reaction } = this.options;
+    const name = `reaction_${reaction.name}`;
+    const config = {
+      durable_name: name,
+      ack_policy: AckPolicy.Explicit,
+      filter_subject: `${store.subjectPrefix}.${reaction.aggregate}.*`,
+      ack_wait: nanos(60_000),
+      // The runner counts attempts itself; the server never stops redelivering.
+      max_deliver: -1,
+      max_ack_pending: 1000,
+    };
+    const info = await store.jsm.consumers.info(store.stream, name).catch((error: unknown) => {
+      if ((error as { code?: string }).code === '404') return null;
+      throw error;
+    });
+    if (!info) {
+      await store.jsm.consumers.add(store.stream, { ...config, deliver_policy: DeliverPolicy.All });
+    } else if (info.num_ack_pending > 0 || info.config.max_deliver !== -1) {
+      await store.jsm.consumers.delete(store.stream, name);
+      await store.jsm.consumers.add(store.stream, {
+        ...config,
+        deliver_policy: DeliverPolicy.StartSequence,
+        opt_start_seq: info.ack_floor.stream_seq + 1,
+      });
+    }
+    return store.js.consumers.get(store.stream, name);
+  }
+
+  /** Waits, unless the runner stops or loses its lock meanwhile. */
+  private async pause(ms: number): Promise<void> {
+    await sleep(ms, undefined, { signal: this.halt.signal }).catch(() => undefined);
   }
 
   private async acquireLock(): Promise<boolean> {
@@ -140,6 +178,8 @@ export class ReactionRunner {
       if (this.lockClient !== client) return;
       this.lockClient = null;
       this.messages?.stop();
+      // Messages in hand stop being retried: they are the new holder's now.
+      this.halt.abort();
     });
     this.lockClient = client;
     return true;
@@ -158,6 +198,11 @@ export class ReactionRunner {
       const previous = this.tails.get(message.subject) ?? Promise.resolve();
       const work = previous
         .then(() => this.handle(message))
+        // Only an acknowledgement can throw (its connection closed): the message then comes back.
+        .catch((error: unknown) => {
+          const entry = { reaction: this.options.reaction.name, sequence: message.seq };
+          this.options.logger.warn({ ...entry, err: error }, 'could not answer the message');
+        })
         .finally(() => {
           clearInterval(keepAlive);
           this.inFlight.delete(work);
@@ -179,11 +224,7 @@ export class ReactionRunner {
     const max = this.options.maxDeliveries ?? 10;
     let attempt = message.info.redeliveryCount;
     for (;;) {
-      if (this.stopping) {
-        // Left for the next start (or another process) to handle in order.
-        message.nak();
-        return;
-      }
+      if (this.letsGo(message, entry)) return;
       try {
         if (parking && (await parking.holds(reaction.name, message.subject))) {
           await parking.park({ ...entry, error: 'waits behind an earlier parked event of its subject' });
@@ -194,18 +235,48 @@ export class ReactionRunner {
         return;
       } catch (error) {
         if (attempt >= max || error instanceof UnprocessableEvent) {
-          logger.error({ ...entry, err: error }, 'reaction gave up; event parked');
-          await parking?.park({ ...entry, error: describe(error) }).catch((parkError: unknown) => {
-            logger.error({ ...entry, err: parkError }, 'could not park the event');
-          });
-          message.term();
+          if (!parking) {
+            logger.error({ ...entry, err: error }, 'reaction gave up; event dropped (no parking)');
+            message.term();
+            return;
+          }
+          logger.error({ ...entry, err: error }, 'reaction gave up; parking the event');
+          await this.park(parking, message, { ...entry, error: describe(error) });
           return;
         }
         logger.warn({ ...entry, delivery: attempt, err: error }, 'reaction failed; retrying');
-        await sleep(retryDelayMs(attempt), undefined, { signal: this.halt.signal }).catch(() => undefined);
+        await this.pause(retryDelayMs(attempt));
         attempt++;
       }
     }
+  }
+
+  /** Terminates the message once its parking is stored; until then it is held and parking retried. */
+  private async park(parking: ReactionParking, message: JsMsg, entry: ParkedReaction): Promise<void> {
+    const { logger } = this.options;
+    for (let attempt = 1; ; attempt++) {
+      if (this.letsGo(message, entry)) return;
+      try {
+        await parking.park(entry);
+        message.term();
+        return;
+      } catch (error) {
+        logger.error({ ...entry, err: error }, 'could not park the event; holding it and retrying');
+        await this.pause(retryDelayMs(attempt));
+      }
+    }
+  }
+
+  /**
+   * Whether the runner stops or has lost its lock: the message is then handed back unfinished,
+   * for the next start or the new holder to handle in order (see takeOver).
+   */
+  private letsGo(message: JsMsg, entry: Omit<ParkedReaction, 'error'>): boolean {
+    const lockLost = this.options.databaseUrl !== undefined && this.lockClient === null;
+    if (!this.stopping && !lockLost) return false;
+    if (lockLost) this.options.logger.warn(entry, 'lost the lock; message left to the next holder');
+    message.nak();
+    return true;
   }
 
   /**

@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RecordedEvent, systemActor } from '@shop/contracts';
+import pg from 'pg';
+import { connectNats, EventStore } from '@shop/eventstore';
 import { openTestEventStore, testEnvironment, TestEventStore } from '@shop/testing';
 import { ParkedReaction, ReactionParking } from '../src/reaction-parking';
 import { Reaction } from '../src/reaction';
@@ -38,7 +40,12 @@ class MemoryParking implements ReactionParking {
 }
 
 /** Appends `count` commits on one cart subject: an item added, then removed and so on. */
-async function appendHistory(cartId: string, count: number): Promise<number[]> {
+function appendHistory(cartId: string, count: number): Promise<number[]> {
+  return appendMore(cartId, 0, count);
+}
+
+/** Appends `count` more such commits after the subject's commit at `last`. */
+async function appendMore(cartId: string, last: number, count: number): Promise<number[]> {
   const itemId = randomUUID();
   const sequences: number[] = [];
   for (let i = 0; i < count; i++) {
@@ -60,7 +67,7 @@ async function appendHistory(cartId: string, count: number): Promise<number[]> {
           }
         : { type: 'ItemRemoved', data: { itemId, reason: 'removed' } };
     const result = await t.store.append('cart', cartId, [event], {
-      expectedSequence: sequences.at(-1) ?? 0,
+      expectedSequence: sequences.at(-1) ?? last,
       commandId: randomUUID(),
       correlationId: randomUUID(),
       causationId: null,
@@ -74,6 +81,22 @@ async function appendHistory(cartId: string, count: number): Promise<number[]> {
 async function until(condition: () => boolean, what: string): Promise<void> {
   for (let i = 0; i < 400 && !condition(); i++) await sleep(50);
   if (!condition()) throw new Error(`never happened: ${what}`);
+}
+
+/** Ends the Postgres session holding an advisory lock, as the death of its process would. */
+async function terminateLockHolder(applicationName: string): Promise<void> {
+  const client = new pg.Client({ connectionString: env.databaseUrl });
+  await client.connect();
+  try {
+    await client.query(
+      `SELECT pg_terminate_backend(a.pid) FROM pg_stat_activity a
+         JOIN pg_locks l ON l.pid = a.pid AND l.locktype = 'advisory' AND l.granted
+        WHERE a.application_name = $1`,
+      [applicationName],
+    );
+  } finally {
+    await client.end();
+  }
 }
 
 function recordingReaction(name: string, handle: (event: RecordedEvent) => Promise<void>): Reaction {
@@ -232,6 +255,60 @@ describe('reaction runner', () => {
       expect(parking.entries).toEqual([]);
     } finally {
       await runner.stop();
+    }
+  });
+
+  it("keeps a subject's order when the active process dies mid-message and the standby takes over", async () => {
+    const cartId = randomUUID();
+    const name = `failover_${randomUUID().slice(0, 8)}`;
+    const handledByStandby: number[] = [];
+    let enteredByDead: () => void = () => undefined;
+    const deadEntered = new Promise<void>((resolve) => (enteredByDead = resolve));
+    let releaseDead: () => void = () => undefined;
+    const deadGate = new Promise<void>((resolve) => (releaseDead = resolve));
+    // The process that dies has connections of its own, so closing them kills only it.
+    const deadNc = await connectNats(env.natsUrl, `dead-${name}`);
+    const deadStore = await EventStore.create(deadNc, {
+      stream: t.store.stream,
+      subjectPrefix: t.store.subjectPrefix,
+      catalogue: t.store.catalogue,
+      dataKeys: t.dataKeys,
+    });
+    const dead = new ReactionRunner({
+      store: deadStore,
+      logger: silent,
+      databaseUrl: env.databaseUrl,
+      reaction: recordingReaction(name, async (event) => {
+        if (event.aggregateId !== cartId) return;
+        enteredByDead();
+        // It never finishes: the process dies here.
+        await deadGate;
+      }),
+    });
+    const standby = new ReactionRunner({
+      store: t.store,
+      logger: silent,
+      databaseUrl: env.databaseUrl,
+      reaction: recordingReaction(name, async (event) => {
+        if (event.aggregateId === cartId) handledByStandby.push(event.sequence);
+      }),
+    });
+    const before = await appendHistory(cartId, 3);
+    await dead.start();
+    try {
+      await deadEntered;
+      await standby.start();
+      await deadNc.close();
+      await terminateLockHolder(`lock:reaction:${name}`);
+      const after = await appendMore(cartId, before.at(-1)!, 2);
+      await until(() => handledByStandby.length >= 2, 'the standby handled events of the subject');
+      expect(handledByStandby.slice(0, 2)).toEqual(before.slice(0, 2));
+      await until(() => handledByStandby.length >= 5, 'every event of the subject handled');
+      expect(handledByStandby).toEqual([...before, ...after]);
+    } finally {
+      releaseDead();
+      await dead.stop().catch(() => undefined);
+      await standby.stop();
     }
   });
 });
