@@ -28,7 +28,7 @@ async function main(argv: readonly string[]): Promise<number> {
   }
   const config = loadConfigOrExit(sharedEnv, 'erase');
   const database = createDatabase(config.DATABASE_URL, { max: 2, applicationName: 'erase' });
-  const nc = await connectNats(config.NATS_URL, 'erase');
+  const nc = await connectNats(config, 'erase');
   const tracker = new PositionTracker(nc, database.db, config.READ_MODEL_SCHEMA, config.EVENT_SUBJECT_PREFIX);
   try {
     await tracker.start();
