@@ -8,7 +8,7 @@ export const sharedEnv = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   NATS_URL: z.string().default('nats://127.0.0.1:4222'),
   /** This process's own NATS user (infra/nats/nats-server.conf grants each user only what it needs). */
-  NATS_USER: unsetWhenEmpty(z.string().min(1)),
+  NATS_USER: unsetWhenEmpty(natsToken),
   NATS_PASSWORD: unsetWhenEmpty(z.string().min(1)),
   /** A NATS credentials file (user JWT and nkey seed), instead of a user and password. */
   NATS_CREDS: unsetWhenEmpty(z.string().min(1)),

@@ -19,8 +19,15 @@ export interface NatsSettings {
 function identity(settings: NatsSettings): Partial<ConnectionOptions> {
   const options: Partial<ConnectionOptions> = {};
   if (settings.NATS_CREDS) options.authenticator = credsAuthenticator(readFileSync(settings.NATS_CREDS));
-  else if (settings.NATS_USER)
-    Object.assign(options, { user: settings.NATS_USER, pass: settings.NATS_PASSWORD });
+  else if (settings.NATS_USER) {
+    // Replies come back under the user's own prefix, the only inbox its permissions let it read:
+    // no other process can see them, nor the acknowledgement subjects of its consumers.
+    Object.assign(options, {
+      user: settings.NATS_USER,
+      pass: settings.NATS_PASSWORD,
+      inboxPrefix: `_INBOX_${settings.NATS_USER}`,
+    });
+  }
   if (settings.NATS_TLS_CA || settings.NATS_TLS_CERT) {
     options.tls = {
       ...(settings.NATS_TLS_CA ? { caFile: settings.NATS_TLS_CA } : {}),
