@@ -10,6 +10,7 @@ import { analyticsEnv, loadConfig, searchEnv } from '@shop/config';
 import { aggregates } from '@shop/contracts';
 import { connectNats } from '@shop/eventstore';
 import { createLogger } from '@shop/logging';
+import { NatsProductSearch } from '@shop/product-search';
 import { ProviderClient } from '@shop/provider';
 import { startSuiSandbox, SuiSandbox } from '@shop/sandbox-sui';
 import { PrivateNats, startPrivateNats } from '@shop/testing';
@@ -250,6 +251,16 @@ describe('the shipped NATS configuration', () => {
       (r) => r.json.status === 'delivered',
     );
     expect(delivered.json.status).toBe('delivered');
+  });
+
+  it("lets the gateway's user ask the search service over NATS, and the search service's user answer", async () => {
+    const search = new NatsProductSearch({
+      nc: await connectAs('gateway'),
+      subjectPrefix: 'shop',
+      timeoutMs: 5000,
+    });
+    // The service's own answer (this stack runs it without a scraping platform), not a timeout or a refusal.
+    await expect(search.product('B0NATS0404')).rejects.toMatchObject({ code: 'SCRAPER_NOT_CONFIGURED' });
   });
 
   it('lets the analytics service follow the stream under its own user', async () => {
