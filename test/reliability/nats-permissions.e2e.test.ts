@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import { Ed25519Keypair } from '@mysten/sui/keypairs/ed25519';
-import { NatsConnection } from 'nats';
+import { AckPolicy, NatsConnection } from 'nats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAnalytics, RunningAnalytics } from '../../services/analytics/src/analytics-service';
 import { analyticsProjections } from '../../services/analytics/src/analytics-projections';
@@ -161,6 +161,19 @@ describe('the shipped NATS configuration', () => {
         'PERMISSIONS_VIOLATION',
       ]);
     }
+    expect(await lastSequence()).toBe(before);
+  });
+
+  it("refuses a reader's consumer that would deliver the stream's messages onto an event subject", async () => {
+    const before = await lastSequence();
+    const jsm = await (await connectAs('projector')).jetstreamManager({ timeout: 3000 });
+    await expect(
+      jsm.consumers.add('SHOP', {
+        durable_name: `relay_${randomBytes(4).toString('hex')}`,
+        deliver_subject: `shop.deposit.${randomUUID()}`,
+        ack_policy: AckPolicy.None,
+      }),
+    ).rejects.toThrow(/consumer deliver subject forms a cycle/);
     expect(await lastSequence()).toBe(before);
   });
 
