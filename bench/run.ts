@@ -75,6 +75,16 @@ const settings: Record<string, string> = {
 };
 
 /**
+ * Production refuses to start without a NATS credential. The machine's NATS is open and takes any,
+ * so the bench brings one of its own unless the shell names one (for a NATS that checks them).
+ * Kept out of `settings`, which the results record.
+ */
+const natsCredential: Record<string, string> = {
+  NATS_USER: env.NATS_USER || 'bench',
+  NATS_PASSWORD: env.NATS_PASSWORD || randomBytes(16).toString('hex'),
+};
+
+/**
  * `--projector-env KEY=VALUE` (repeatable) sets a variable for the projector alone, for
  * experiments: `PROJECTIONS=users,cart_items` (only what cart commands wait for), or
  * `DATABASE_URL=...?options=-c%20synchronous_commit%3Doff` (no fsync wait per batch).
@@ -100,7 +110,7 @@ async function main(): Promise<void> {
     ? { seconds: buildServices(phases.has('idle') ? stackPackages : ['@shop/gateway', '@shop/projector']) }
     : null;
   if (build) log(`built the services in ${build.seconds.toFixed(1)} s`);
-  const nc = await connectNats(natsUrl, 'bench');
+  const nc = await connectNats({ NATS_URL: natsUrl, ...natsCredential }, 'bench');
   const database = createDatabase(databaseUrl, { max: concurrency + 4, applicationName: 'bench' });
   const db = database.db as Kysely<unknown>;
   const stack = await startBenchStack(
@@ -108,6 +118,7 @@ async function main(): Promise<void> {
     env,
     {
       ...settings,
+      ...natsCredential,
       ...(profileDir
         ? {
             NODE_OPTIONS: `--require ${resolve(__dirname, 'cpu-profile.cjs')}`,
@@ -141,7 +152,10 @@ async function main(): Promise<void> {
       results.idle = await measureIdleStack({
         names,
         // At the stack's own log level, as `npm start` runs it: the ready lines are info lines.
-        settings: Object.fromEntries(Object.entries(settings).filter(([name]) => name !== 'LOG_LEVEL')),
+        settings: {
+          ...Object.fromEntries(Object.entries(settings).filter(([name]) => name !== 'LOG_LEVEL')),
+          ...natsCredential,
+        },
         compiled,
         seconds: idleSeconds,
         settleSeconds: idleSettleSeconds,

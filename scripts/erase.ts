@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Kysely } from 'kysely';
 import { z } from 'zod';
-import { dataEncryptionKey, loadConfigOrExit, sharedEnv } from '@shop/config';
+import { dataEncryptionKey, loadConfigOrExit, productionRules, sharedEnv } from '@shop/config';
 import { eventCatalogue } from '@shop/contracts';
 import { createDatabase } from '@shop/db';
 import { DeciderRunner } from '@shop/commands';
@@ -26,9 +26,9 @@ async function main(argv: readonly string[]): Promise<number> {
     process.stderr.write(usage);
     return 64;
   }
-  const config = loadConfigOrExit(sharedEnv, 'erase');
+  const config = loadConfigOrExit(sharedEnv.check(productionRules()), 'erase');
   const database = createDatabase(config.DATABASE_URL, { max: 2, applicationName: 'erase' });
-  const nc = await connectNats(config.NATS_URL, 'erase');
+  const nc = await connectNats(config, 'erase');
   const tracker = new PositionTracker(nc, database.db, config.READ_MODEL_SCHEMA, config.EVENT_SUBJECT_PREFIX);
   try {
     await tracker.start();

@@ -67,7 +67,7 @@ async function main(): Promise<number> {
       );
       return 64;
     }
-    const nc = await connectNats(config.NATS_URL, 'projections-cli');
+    const nc = await connectNats(config, 'projections-cli');
     try {
       const store = await EventStore.create(nc, {
         stream: config.EVENT_STREAM,

@@ -1,4 +1,4 @@
-import { loadConfigOrExit, sharedEnv } from '@shop/config';
+import { loadConfigOrExit, productionRules, sharedEnv } from '@shop/config';
 import { readModelProjections } from '@shop/read-models';
 import { atCommand } from './replay/at-command';
 import { parseReplayArgs, ReplayCommand, usage, UsageError } from './replay/cli-options';
@@ -16,7 +16,7 @@ async function main(argv: readonly string[]): Promise<number> {
     process.stdout.write(`${usage}\n`);
     return 0;
   }
-  const config = loadConfigOrExit(sharedEnv, 'replay');
+  const config = loadConfigOrExit(sharedEnv.check(productionRules()), 'replay');
   const ctx = await openReplayContext(config, projections);
   try {
     return await run(ctx, command);

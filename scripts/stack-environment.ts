@@ -261,7 +261,8 @@ export function composeStack(operator: Env, localSecrets: Env): StackPlan {
     {},
     ...running.map((s) => s.clientEnv(local(portOf(operator, s.port)))),
   ) as Env;
-  const base: Env = { ...wiring, ...secrets, ...defined(operator) };
+  // The services run production rules unless NODE_ENV says otherwise; this local stack is not production.
+  const base: Env = { NODE_ENV: 'development', ...wiring, ...secrets, ...defined(operator) };
   const gatewayUrl = local(portOf(operator, SERVICES.find((s) => s.name === 'gateway')!.port));
   const stack: StackContext = { gatewayUrl, base };
 

@@ -32,7 +32,7 @@ export async function openReplayContext(
   config: SharedConfig,
   projections: readonly ReadModelProjection[],
 ): Promise<ReplayContext & { close(): Promise<void> }> {
-  const nc = await connectNats(config.NATS_URL, 'replay');
+  const nc = await connectNats(config, 'replay');
   // One connection holds the live pause while the others write the rebuild and compare.
   const database = createDatabase(config.DATABASE_URL, { max: 6, applicationName: 'replay' });
   try {

@@ -64,6 +64,11 @@ describe('composeStack', () => {
     });
   });
 
+  it('runs its own stack in development, since the services run production rules unless told otherwise', () => {
+    for (const name of started({})) expect([name, envOf({}, name).NODE_ENV]).toEqual([name, 'development']);
+    expect(envOf({ NODE_ENV: 'production' }, 'gateway').NODE_ENV).toBe('production');
+  });
+
   it('lets every variable the operator sets win, in every process', () => {
     const operator: Env = {
       PORT: '4000',

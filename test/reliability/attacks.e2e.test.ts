@@ -26,6 +26,12 @@ import {
  * tampering and replays; the deposit confirmation secret missing or guessed; SQL-looking input
  * in every string field. Each attack is refused in the envelope and leaves no event behind.
  */
+/** A production gateway needs a NATS credential; the test NATS is open and takes any. */
+const production = {
+  NODE_ENV: 'production',
+  NATS_USER: 'gateway',
+  NATS_PASSWORD: 'any-the-test-nats-is-open',
+};
 let sui: SuiSandbox;
 let stack: Stack;
 let victim: Shopper & { sessionId: string; itemId: string; orderId: string; keyUsed: string };
@@ -392,27 +398,27 @@ describe('cookies', () => {
   });
 
   it('marks them Secure in production, where dev login and the test page do not exist', async () => {
-    const production = await stack.startGateway({ NODE_ENV: 'production' });
+    const productionUrl = await stack.startGateway(production);
     const email = `prod-${randomUUID().slice(0, 8)}@example.com`;
     const session = await stack.provider.issueToken(email);
-    const res = await send(`${production}/api/auth/session`, {
+    const res = await send(`${productionUrl}/api/auth/session`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ jwt: session.jwt, email }),
     });
     expect(res.status).toBe(200);
     for (const cookie of res.headers.getSetCookie()) expect(cookie).toMatch(/; Secure/i);
-    const devLogin = await send(`${production}/api/dev/login`, {
+    const devLogin = await send(`${productionUrl}/api/dev/login`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ email }),
     });
     expect([devLogin.status, ((await devLogin.json()) as { code: string }).code]).toEqual([404, 'NOT_FOUND']);
-    expect((await send(`${production}/test`)).status).toBe(404);
+    expect((await send(`${productionUrl}/test`)).status).toBe(404);
     // A dev token, valid outside production, is refused by a production gateway.
     const dev = new Client(stack.url);
     await dev.request('POST', '/api/dev/login', { email: `dev-${randomUUID().slice(0, 8)}@example.com` });
-    const refused = await send(`${production}/api/auth/profile`, {
+    const refused = await send(`${productionUrl}/api/auth/profile`, {
       headers: { cookie: `provider-jwt=${dev.cookie('provider-jwt')}` },
     });
     expect(refused.status).toBe(401);
@@ -450,7 +456,7 @@ describe('identity binding', () => {
 describe('provider token issuer and audience', () => {
   it('stops a production gateway that names no issuer or audience, and refuses tokens of another application', async () => {
     await expect(
-      stack.startGateway({ NODE_ENV: 'production', PROVIDER_JWT_ISSUER: '', PROVIDER_JWT_AUDIENCE: '' }),
+      stack.startGateway({ ...production, PROVIDER_JWT_ISSUER: '', PROVIDER_JWT_AUDIENCE: '' }),
     ).rejects.toThrow(/PROVIDER_JWT_ISSUER: required in production[\s\S]*PROVIDER_JWT_AUDIENCE: required/);
     // Same key set, same provider: the stand-in's tokens are another application's to these gateways.
     const email = `other-app-${randomUUID().slice(0, 8)}@example.com`;
@@ -460,8 +466,8 @@ describe('provider token issuer and audience', () => {
       { PROVIDER_JWT_ISSUER: 'https://other.test' },
     ];
     for (const vars of others) {
-      const production = await stack.startGateway({ NODE_ENV: 'production', ...vars });
-      const res = await send(`${production}/api/auth/session`, {
+      const gateway = await stack.startGateway({ ...production, ...vars });
+      const res = await send(`${gateway}/api/auth/session`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ jwt, email }),

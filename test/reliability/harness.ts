@@ -11,7 +11,7 @@ import pino from 'pino';
 import { gatewayEnv, loadConfig, projectorEnv } from '@shop/config';
 import { eventCatalogue } from '@shop/contracts';
 import { createDatabase, DatabaseHandle } from '@shop/db';
-import { connectNats, EventStore } from '@shop/eventstore';
+import { connectNats, EventStore, NatsSettings } from '@shop/eventstore';
 import { createLogger, Logger } from '@shop/logging';
 import { rebuildProjections, TableChecksum, tableChecksums } from '@shop/projections';
 import { readModelMigrations, readModelProjections } from '@shop/read-models';
@@ -288,7 +288,7 @@ export class Stack {
 
   async store(): Promise<EventStore> {
     if (!this.storeHandle) {
-      const nc = await connectNats(this.env.natsUrl, 'reliability-assert');
+      const nc = await connectNats(this.natsSettings(), 'reliability-assert');
       const store = await EventStore.create(nc, {
         stream: this.env.stream,
         subjectPrefix: this.env.subjectPrefix,
@@ -299,6 +299,11 @@ export class Stack {
       this.storeHandle = { nc, store };
     }
     return this.storeHandle.store;
+  }
+
+  /** Where the stack's NATS is, with the credential its variables name (none on the open test server). */
+  natsSettings(): NatsSettings {
+    return { ...this.vars, NATS_URL: this.env.natsUrl };
   }
 
   /** The stream's last sequence once nothing has been appended for `quietMs` (reactions settled). */
@@ -362,7 +367,7 @@ export class Stack {
       await this.storeHandle.store.jsm.streams.delete(this.env.stream).catch(() => undefined);
       await this.storeHandle.nc.close().catch(() => undefined);
     } else {
-      const nc = await connectNats(this.env.natsUrl, 'reliability-cleanup').catch(() => null);
+      const nc = await connectNats(this.natsSettings(), 'reliability-cleanup').catch(() => null);
       if (nc) {
         const jsm = await nc.jetstreamManager({ timeout: 2000 }).catch(() => null);
         await jsm?.streams.delete(this.env.stream).catch(() => undefined);

@@ -1,15 +1,7 @@
 import { createHash } from 'node:crypto';
-import { z } from 'zod';
 import { SharedConfig } from './shared-config';
 
 type KeySettings = Pick<SharedConfig, 'NODE_ENV' | 'DATA_ENCRYPTION_KEY' | 'DATABASE_URL' | 'SECRETS_SCHEMA'>;
-
-/** Production refuses to start without the master key: a derived one would be guessable. */
-export const dataEncryptionKeyRequiredInProduction = z.superRefine((env: KeySettings, ctx) => {
-  if (env.NODE_ENV === 'production' && !env.DATA_ENCRYPTION_KEY) {
-    ctx.addIssue({ code: 'custom', path: ['DATA_ENCRYPTION_KEY'], message: 'required in production' });
-  }
-});
 
 /**
  * The master key of the data keys. Outside production an unset key is derived from where the

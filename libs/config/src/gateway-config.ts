@@ -4,6 +4,7 @@ import { reconcileIntervalMs, relayerPrivateKey, suiAddress, suiCoinType } from 
 import { indexerFields } from './chain-indexer-config';
 import { assistantEnv } from './assistant-config';
 import { memwalEnv } from './memwal-config';
+import { productionRules } from './production-rules';
 import { sharedEnv } from './shared-config';
 
 const onchainVariables = [
@@ -13,6 +14,10 @@ const onchainVariables = [
   'CHAIN_RPC_URL',
 ] as const;
 
+/**
+ * Without issuer and audience, a token any other application got from the same provider key set
+ * would open a session here.
+ */
 const productionVariables = [
   'WALLET_ENCRYPTION_KEY',
   'PROVIDER_JWT_ISSUER',
@@ -64,20 +69,11 @@ export const gatewayEnv = sharedEnv
      */
     CHAT_MODEL_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(30_000),
   })
+  .check(productionRules(productionVariables))
   // Runs even when another variable is already invalid, so one message names every problem.
   .check(
     z.superRefine(
       (env, ctx) => {
-        if (env.NODE_ENV === 'production') {
-          // Without issuer and audience, a token any other application got from the same
-          // provider key set would open a session here.
-          for (const name of productionVariables) {
-            if (!env[name]) ctx.addIssue({ code: 'custom', path: [name], message: 'required in production' });
-          }
-        }
-        if (env.NODE_ENV === 'production' && !env.DATA_ENCRYPTION_KEY) {
-          ctx.addIssue({ code: 'custom', path: ['DATA_ENCRYPTION_KEY'], message: 'required in production' });
-        }
         if (env.CART_SERVICE !== 'onchain') return;
         for (const name of onchainVariables) {
           if (!env[name])

@@ -9,5 +9,6 @@ export * from './provider-sandbox-config';
 export * from './chain-config';
 export * from './chain-indexer-config';
 export * from './data-encryption-key';
+export * from './production-rules';
 export * from './assistant-config';
 export * from './memwal-config';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { booleanFlag, port } from './env-types';
-import { dataEncryptionKeyRequiredInProduction } from './data-encryption-key';
+import { productionRules } from './production-rules';
 import { sharedEnv } from './shared-config';
 
 export const projectorEnv = sharedEnv
@@ -16,6 +16,6 @@ export const projectorEnv = sharedEnv
       .optional()
       .transform((v) => (v ? v.split(',').map((s) => s.trim()) : undefined)),
   })
-  .check(dataEncryptionKeyRequiredInProduction);
+  .check(productionRules());
 
 export type ProjectorConfig = z.output<typeof projectorEnv>;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { chainNetwork, reconcileIntervalMs, suiAddress, suiCoinType } from './chain-config';
 import { port, sqlIdentifier, url } from './env-types';
+import { productionRules } from './production-rules';
 import { sharedEnv } from './shared-config';
 
 /** Public full-node endpoints, the RPC default when CHAIN_RPC_URL is not set. */
@@ -63,6 +64,7 @@ export const searchEnv = sharedEnv
     /** How long a product seen in a search stays findable by ASIN without a new scrape. */
     SEARCH_PRODUCT_TTL_SECONDS: z.coerce.number().int().min(0).default(3600),
   })
+  .check(productionRules())
   .transform((env) => ({
     ...env,
     CHAIN_RPC_URL: env.CHAIN_RPC_URL ?? DEFAULT_CHAIN_RPC_URLS[env.CHAIN_NETWORK],

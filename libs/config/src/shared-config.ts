@@ -1,11 +1,21 @@
 import { z } from 'zod';
-import { hex32Bytes, natsToken, sqlIdentifier } from './env-types';
+import { hex32Bytes, natsToken, sqlIdentifier, unsetWhenEmpty } from './env-types';
 
 /** Variables every process of the stack reads. */
 export const sharedEnv = z.object({
-  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  /** Unset means production: development and test relax the rules only when asked for by name. */
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   NATS_URL: z.string().default('nats://127.0.0.1:4222'),
+  /** This process's own NATS user (infra/nats/nats-server.conf grants each user only what it needs). */
+  NATS_USER: unsetWhenEmpty(natsToken),
+  NATS_PASSWORD: unsetWhenEmpty(z.string().min(1)),
+  /** A NATS credentials file (user JWT and nkey seed), instead of a user and password. */
+  NATS_CREDS: unsetWhenEmpty(z.string().min(1)),
+  /** TLS to NATS: the CA that signed the server's certificate, and a client certificate and key. */
+  NATS_TLS_CA: unsetWhenEmpty(z.string().min(1)),
+  NATS_TLS_CERT: unsetWhenEmpty(z.string().min(1)),
+  NATS_TLS_KEY: unsetWhenEmpty(z.string().min(1)),
   DATABASE_URL: z.string().default('postgres://postgres@127.0.0.1:5432/shop'),
   REDIS_URL: z.string().default('redis://127.0.0.1:6379'),
   REDIS_KEY_PREFIX: z.string().default('shop:'),

@@ -2,9 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/load-config';
 import { gatewayEnv } from '../src/gateway-config';
 
+/** Outside production unless a case says otherwise: production needs keys these cases are not about. */
+const development = { NODE_ENV: 'development' };
+
 const problemsOf = (env: Record<string, string>) => {
   try {
-    loadConfig(gatewayEnv, env);
+    loadConfig(gatewayEnv, { ...development, ...env });
   } catch (error) {
     return (error as ConfigError).problems;
   }
@@ -13,7 +16,7 @@ const problemsOf = (env: Record<string, string>) => {
 
 describe('gateway configuration', () => {
   it('has working defaults', () => {
-    const config = loadConfig(gatewayEnv, {});
+    const config = loadConfig(gatewayEnv, development);
     expect(config).toMatchObject({
       PORT: 3000,
       RATE_LIMIT_RPM: 30,
@@ -23,8 +26,10 @@ describe('gateway configuration', () => {
   });
 
   it('bounds the chat model budget well inside the idle timeout', () => {
-    expect(loadConfig(gatewayEnv, {}).CHAT_MODEL_TIMEOUT_MS).toBe(30_000);
-    expect(loadConfig(gatewayEnv, { CHAT_MODEL_TIMEOUT_MS: '1500' }).CHAT_MODEL_TIMEOUT_MS).toBe(1500);
+    expect(loadConfig(gatewayEnv, development).CHAT_MODEL_TIMEOUT_MS).toBe(30_000);
+    expect(
+      loadConfig(gatewayEnv, { ...development, CHAT_MODEL_TIMEOUT_MS: '1500' }).CHAT_MODEL_TIMEOUT_MS,
+    ).toBe(1500);
     expect(problemsOf({ CHAT_MODEL_TIMEOUT_MS: '120000' })).toEqual([
       expect.stringMatching(/^CHAT_MODEL_TIMEOUT_MS: /),
     ]);
@@ -61,6 +66,7 @@ describe('gateway configuration', () => {
       'PROVIDER_JWT_ISSUER: required in production',
       'PROVIDER_JWT_AUDIENCE: required in production',
       'DATA_ENCRYPTION_KEY: required in production',
+      'NATS_USER: required in production (with NATS_PASSWORD), or NATS_CREDS',
     ]);
     expect(
       problemsOf({
@@ -69,6 +75,7 @@ describe('gateway configuration', () => {
         DATA_ENCRYPTION_KEY: 'cd'.repeat(32),
         PROVIDER_JWKS_URL: 'https://provider.example/.well-known/jwks.json',
         PROVIDER_JWT_ISSUER: 'https://provider.example',
+        NATS_CREDS: '/run/secrets/gateway.creds',
       }),
     ).toEqual(['PROVIDER_JWT_AUDIENCE: required in production']);
   });

@@ -8,6 +8,7 @@ export * from './user/onboarding-fields';
 export * from './user/user-decider';
 export * from './user/user-aggregate';
 export * from './user/user-id';
+export * from './user/wallet-owner';
 export * from './payment/payment-state';
 export * from './payment/payment-terms';
 export * from './payment/payment-commands';

@@ -12,6 +12,7 @@ import {
   NatsError,
   nuid,
   StoredMsg,
+  StreamConfig,
 } from 'nats';
 import {
   AggregateName,
@@ -88,6 +89,15 @@ const READ_CONSUMER_CREATE_TIMEOUT_MS = 2000;
 
 const asError = (error: unknown): Error => (error instanceof Error ? error : new Error(String(error)));
 
+/** The server leaves false and zero settings out of what it reports. */
+function matchesDefinition(actual: StreamConfig, wanted: Partial<StreamConfig>): boolean {
+  const reported = actual as unknown as Record<string, unknown>;
+  return Object.entries(wanted).every(([key, value]) => {
+    const current = reported[key] ?? (value === false || value === 0 ? value : undefined);
+    return JSON.stringify(current) === JSON.stringify(value);
+  });
+}
+
 function apiErrorCode(error: unknown): number | undefined {
   return (error as NatsError | undefined)?.api_error?.err_code;
 }
@@ -149,7 +159,10 @@ export class EventStore {
     return new EventStore(nc, jsm, options);
   }
 
-  /** Creates the stream, or updates it to the definition in infra/ when it exists. */
+  /**
+   * Creates the stream, or updates it to the definition in infra/ when it differs. A stream that
+   * already matches is left alone, so a process whose NATS user may only read it starts too.
+   */
   async ensureStream(): Promise<void> {
     const config = eventStreamConfig({
       stream: this.stream,
@@ -157,8 +170,8 @@ export class EventStore {
       replicas: this.options.replicas ?? 1,
     });
     try {
-      await this.jsm.streams.info(this.stream);
-      await this.jsm.streams.update(this.stream, config);
+      const info = await this.jsm.streams.info(this.stream);
+      if (!matchesDefinition(info.config, config)) await this.jsm.streams.update(this.stream, config);
     } catch (error) {
       if ((error as NatsError).code !== '404' && apiErrorCode(error) !== 10059) throw error;
       await this.jsm.streams.add(config);

@@ -1,11 +1,10 @@
 import { eventCatalogue } from '@shop/contracts';
 import { DataKeys } from './data-keys';
 import { EventStore } from './event-store';
-import { connectNats } from './nats-connection';
+import { connectNats, NatsSettings } from './nats-connection';
 
 /** The shared variables that say where the event stream is (see libs/config's sharedEnv). */
-export interface EventStreamSettings {
-  NATS_URL: string;
+export interface EventStreamSettings extends NatsSettings {
   EVENT_STREAM: string;
   EVENT_SUBJECT_PREFIX: string;
   EVENT_STREAM_REPLICAS: number;
@@ -17,7 +16,7 @@ export async function openEventStore(
   clientName: string,
   dataKeys?: DataKeys,
 ): Promise<EventStore> {
-  const nc = await connectNats(settings.NATS_URL, clientName);
+  const nc = await connectNats(settings, clientName);
   const store = await EventStore.create(nc, {
     stream: settings.EVENT_STREAM,
     subjectPrefix: settings.EVENT_SUBJECT_PREFIX,

@@ -11,6 +11,10 @@ export interface PrivateNatsOptions {
   /** Server name (`-n`), required in a cluster. */
   name?: string;
   cluster?: { name: string; port: number; routes: string[] };
+  /** A server configuration file (`-c`), e.g. the shipped infra/nats/nats-server.conf; flags win over it. */
+  configFile?: string;
+  /** The server's environment beyond the test process's own: what the configuration's `$VARIABLES` read. */
+  env?: Record<string, string>;
 }
 
 /**
@@ -36,7 +40,18 @@ export async function startPrivateNats(options: PrivateNatsOptions = {}): Promis
   const port = options.port ?? (await freePort());
   const name = options.name ?? `private-${port}`;
   const storeDir = mkdtempSync(join(tmpdir(), `nats-${name}-`));
-  const args = ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', storeDir, '-n', name];
+  const args = [
+    ...(options.configFile ? ['-c', options.configFile] : []),
+    '-a',
+    '127.0.0.1',
+    '-p',
+    String(port),
+    '-js',
+    '-sd',
+    storeDir,
+    '-n',
+    name,
+  ];
   if (options.cluster) {
     args.push(
       '--cluster_name',
@@ -49,7 +64,7 @@ export async function startPrivateNats(options: PrivateNatsOptions = {}): Promis
   }
   let server: ManagedChild | null = null;
   const launch = async () => {
-    server = spawnManaged(natsServerBinary, args);
+    server = spawnManaged(natsServerBinary, args, { env: { ...process.env, ...options.env } });
     await server.waitForOutput(/Server is ready/, 20_000);
   };
   await launch();

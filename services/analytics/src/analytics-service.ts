@@ -32,7 +32,7 @@ export interface RunningAnalytics {
  * same runtime as the read model (checkpoints, parking, rebuild), and its HTTP port.
  */
 export async function startAnalytics(config: AnalyticsConfig, logger: Logger): Promise<RunningAnalytics> {
-  const nc = await connectNats(config.NATS_URL, 'analytics');
+  const nc = await connectNats(config, 'analytics');
   const store = await EventStore.create(nc, {
     stream: config.EVENT_STREAM,
     subjectPrefix: config.EVENT_SUBJECT_PREFIX,

@@ -47,7 +47,7 @@ async function report(config: AnalyticsConfig, args: string[]): Promise<number> 
 }
 
 async function rebuild(config: AnalyticsConfig): Promise<number> {
-  const nc = await connectNats(config.NATS_URL, 'analytics-rebuild');
+  const nc = await connectNats(config, 'analytics-rebuild');
   const database = createDatabase(config.DATABASE_URL, { max: 6, applicationName: 'analytics-rebuild' });
   try {
     const store = await EventStore.create(nc, {

@@ -53,6 +53,7 @@ beforeAll(async () => {
       NODE_ENV: 'production',
       WALLET_ENCRYPTION_KEY: 'ab'.repeat(32),
       DATA_ENCRYPTION_KEY: 'cd'.repeat(32),
+      NATS_CREDS: '/run/secrets/gateway.creds',
     }),
   );
 });

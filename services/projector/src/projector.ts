@@ -37,7 +37,7 @@ export interface RunningProjector {
 
 /** Connects, migrates the read-model schema and starts one runner per projection. */
 export async function startProjector(config: ProjectorConfig, logger: Logger): Promise<RunningProjector> {
-  const nc: NatsConnection = await connectNats(config.NATS_URL, 'projector');
+  const nc: NatsConnection = await connectNats(config, 'projector');
   const database: DatabaseHandle = createDatabase(config.DATABASE_URL, { applicationName: 'projector' });
   const store = await EventStore.create(nc, {
     stream: config.EVENT_STREAM,

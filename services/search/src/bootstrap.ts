@@ -50,7 +50,7 @@ export async function createSearchApp(
     { logger: false },
   );
   app.connectMicroservice({
-    strategy: new SearchNatsServer(config.NATS_URL, options.rpcGracePeriodMs ?? 5_000),
+    strategy: new SearchNatsServer(config, options.rpcGracePeriodMs ?? 5_000),
   });
   return app;
 }

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 describe('provider sandbox configuration', () => {
   it('starts on loopback port 4010 with working defaults and no webhook target', () => {
     expect(loadConfig(providerSandboxEnv, {})).toEqual({
-      NODE_ENV: 'development',
+      NODE_ENV: 'production',
       LOG_LEVEL: 'info',
       HOST: '127.0.0.1',
       PORT: 4010,

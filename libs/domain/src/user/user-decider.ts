@@ -125,7 +125,12 @@ export const userDecider: Decider<UserCommand, UserEvent, UserState> = {
   evolve(state, event) {
     switch (event.type) {
       case 'UserRegistered':
-        return { ...state, registered: true, email: event.data.email };
+        return {
+          ...state,
+          registered: true,
+          providerSubject: event.data.providerSubject,
+          email: event.data.email,
+        };
       case 'DisplayNameSet':
         return { ...state, onboardingStep: state.onboardingStep >= 1 ? state.onboardingStep : 1 };
       case 'ShippingAddressSaved':

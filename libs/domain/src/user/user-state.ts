@@ -15,6 +15,8 @@ export interface UserState {
   registered: boolean;
   /** Closed is final: the user's data key is destroyed, so nothing personal can be written again. */
   closed: boolean;
+  /** Who the identity provider (or dev login) says this user is; the user id is derived from it. */
+  providerSubject: string | null;
   email: string | null;
   onboardingStep: 0 | 1 | 2 | 3;
   walletStatus: WalletStatus;
@@ -27,6 +29,7 @@ export interface UserState {
 export const initialUserState = (): UserState => ({
   registered: false,
   closed: false,
+  providerSubject: null,
   email: null,
   onboardingStep: 0,
   walletStatus: 'none',

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { createRemoteJWKSet, decodeProtectedHeader, errors, jwtVerify, JWTPayload, SignJWT } from 'jose';
 import type { GatewayConfig } from '@shop/config';
-import { DomainError, userIdForProviderSubject } from '@shop/domain';
+import { devProviderSubject, DomainError, userIdForProviderSubject } from '@shop/domain';
 import { CONFIG } from '../infrastructure/tokens';
 
 export interface VerifiedIdentity {
@@ -108,7 +108,7 @@ export class TokenVerifier {
     if (!this.devKey) throw new DomainError('not_found', 'NOT_FOUND', 'Route not found');
     const token = await new SignJWT({ email })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-      .setSubject(`dev|${email.toLowerCase()}`)
+      .setSubject(devProviderSubject(email))
       .setIssuer(devIssuer)
       .setAudience(devIssuer)
       .setIssuedAt()

@@ -5,6 +5,7 @@ import { emailOwner, ProviderClient } from '@shop/provider';
 import { Reaction } from '@shop/reactions';
 import { WalletKeyVault } from '@shop/wallets';
 import { Aggregates } from '@shop/commands';
+import { walletEmailOf } from '@shop/domain';
 import { PROVIDER, WALLET_VAULT } from '../infrastructure/tokens';
 
 /**
@@ -59,9 +60,10 @@ export class WalletProvisioningReaction implements Reaction {
     if (!this.provider) throw new Error('the payment provider is not configured (PROVIDER_API_URL)');
     const { state } = await this.aggregates.user.state(userId);
     const suiAddress = await this.vault.suiAddressFor(userId);
+    const email = walletEmailOf(state);
     const wallet = await this.provider.createWallet(
-      state.email
-        ? { owner: emailOwner(state.email), adminSigner: { type: 'email', email: state.email } }
+      email
+        ? { owner: emailOwner(email), adminSigner: { type: 'email', email } }
         : { owner: `userId:${userId}`, adminSigner: { type: 'api-key' } },
     );
     return { suiAddress, evmAddress: getAddress(wallet.address) };

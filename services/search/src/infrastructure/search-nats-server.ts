@@ -1,5 +1,5 @@
 import { ServerNats } from '@nestjs/microservices';
-import { connectNats } from '@shop/eventstore';
+import { connectNats, NatsSettings } from '@shop/eventstore';
 
 /** Instances share requests: each one is answered by one member of the group. */
 const SEARCH_QUEUE_GROUP = 'search-service';
@@ -11,13 +11,13 @@ const SEARCH_QUEUE_GROUP = 'search-service';
  */
 export class SearchNatsServer extends ServerNats {
   constructor(
-    private readonly natsUrl: string,
+    private readonly nats: NatsSettings,
     gracePeriodMs: number,
   ) {
     super({ queue: SEARCH_QUEUE_GROUP, gracefulShutdown: true, gracePeriod: gracePeriodMs });
   }
 
   override createNatsClient(): ReturnType<ServerNats['createNatsClient']> {
-    return connectNats(this.natsUrl, 'search-rpc');
+    return connectNats(this.nats, 'search-rpc');
   }
 }

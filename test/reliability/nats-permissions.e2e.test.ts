@@ -1,0 +1,298 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { resolve } from 'node:path';
+import { Ed25519Keypair } from '@mysten/sui/keypairs/ed25519';
+import { AckPolicy, NatsConnection } from 'nats';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startAnalytics, RunningAnalytics } from '../../services/analytics/src/analytics-service';
+import { analyticsProjections } from '../../services/analytics/src/analytics-projections';
+import { startSearchService } from '../../services/search/src/bootstrap';
+import { analyticsEnv, loadConfig, searchEnv } from '@shop/config';
+import { aggregates } from '@shop/contracts';
+import { connectNats } from '@shop/eventstore';
+import { createLogger } from '@shop/logging';
+import { NatsProductSearch } from '@shop/product-search';
+import { ProviderClient } from '@shop/provider';
+import { startSuiSandbox, SuiSandbox } from '@shop/sandbox-sui';
+import { PrivateNats, startPrivateNats } from '@shop/testing';
+import { checkpoints, depositSecret, eventually, Stack, TestClient, webhookSecret } from './harness';
+
+/**
+ * The shipped NATS configuration (infra/nats/nats-server.conf) on a private server: who may
+ * connect, who may append to which aggregate, who may delete the stream, and that the stack
+ * still works with each process under its own user.
+ */
+const shippedConfig = resolve(__dirname, '../../infra/nats/nats-server.conf');
+const users = ['gateway', 'search', 'projector', 'analytics', 'replay', 'chain-indexer', 'operator'] as const;
+type User = (typeof users)[number];
+// nats-server parses a variable's value as configuration: a password starting with a digit would
+// be read as a number, so each starts with a letter (as docs/operations.md tells operators).
+const passwords = Object.fromEntries(users.map((u) => [u, `p${randomBytes(16).toString('hex')}`])) as Record<
+  User,
+  string
+>;
+const serverEnv = Object.fromEntries(
+  users.map((u) => [`NATS_${u.toUpperCase().replace('-', '_')}_PASSWORD`, passwords[u]]),
+);
+const credentialOf = (user: User) => ({ NATS_USER: user, NATS_PASSWORD: passwords[user] });
+
+const USDC = '0xa1ec7fc00a6f40db9693ad1415d0c193ad3906494428cf252621037bd7117e29::usdc::USDC';
+const merchant = Ed25519Keypair.generate().toSuiAddress();
+
+let nats: PrivateNats;
+let sui: SuiSandbox;
+let stack: Stack;
+let searchUrl: string;
+let closeSearch: () => Promise<void>;
+let analytics: RunningAnalytics;
+const connections: NatsConnection[] = [];
+
+const connectAs = async (user: User) => {
+  const nc = await connectNats({ NATS_URL: nats.url, ...credentialOf(user) }, `probe-${user}`);
+  connections.push(nc);
+  return nc;
+};
+
+/** A hand-made commit, as an attacker would write it: what matters is whether the server stores it. */
+const forgedCommit = (type: string, data: Record<string, unknown>) =>
+  new TextEncoder().encode(
+    JSON.stringify({
+      commandId: randomUUID(),
+      events: [{ id: randomUUID(), type, version: 1, data, occurredAt: new Date().toISOString() }],
+    }),
+  );
+
+/** Appends `payload` to `subject` as the event store does; the error code, or 'stored'. */
+async function tryAppend(nc: NatsConnection, subject: string, payload: Uint8Array): Promise<string> {
+  try {
+    await nc.jetstream().publish(subject, payload, { timeout: 3000 });
+    return 'stored';
+  } catch (error) {
+    return (error as { code?: string }).code ?? String(error);
+  }
+}
+
+async function tryAdmin(nc: NatsConnection, action: 'delete' | 'purge'): Promise<string> {
+  try {
+    const jsm = await nc.jetstreamManager({ timeout: 3000 });
+    await (action === 'delete' ? jsm.streams.delete('SHOP') : jsm.streams.purge('SHOP'));
+    return 'done';
+  } catch (error) {
+    return (error as { code?: string }).code ?? String(error);
+  }
+}
+
+const lastSequence = async () => (await stack.store()).lastStreamSequence();
+
+beforeAll(async () => {
+  nats = await startPrivateNats({ configFile: shippedConfig, env: serverEnv });
+  sui = await startSuiSandbox({ port: 0 });
+  stack = await Stack.start('natsauth', {
+    vars: {
+      NATS_URL: nats.url,
+      EVENT_STREAM: 'SHOP',
+      EVENT_SUBJECT_PREFIX: 'shop',
+      // The harness's own reads and clean-up; every service below gets its own user instead.
+      ...credentialOf('operator'),
+      CHAIN_RPC_URL: sui.url,
+      CHAIN_COIN_TYPE: USDC,
+      RECONCILE_INTERVAL_MS: '500',
+    },
+    projector: false,
+    gateway: false,
+  });
+  await stack.startProjector(credentialOf('projector'));
+  stack.url = await stack.startGateway(credentialOf('gateway'));
+  stack.provider.setWebhookTarget(`${stack.url}/api/webhooks/provider`, webhookSecret);
+  const search = await startSearchService(
+    loadConfig(searchEnv, {
+      ...stack.serviceEnv(credentialOf('search')),
+      PORT: '0',
+      SEARCH_SCHEMA: `${stack.env.schema}_search`,
+      CHAIN_MERCHANT_ADDRESS: merchant,
+      CHAIN_PAYMENT_AMOUNT_MIST: '1000000',
+      DEPOSIT_WEBHOOK_SECRET: depositSecret,
+      BACKEND_URL: stack.url,
+    }),
+    createLogger('search', 'silent'),
+    { rpcGracePeriodMs: 0 },
+  );
+  searchUrl = search.url;
+  closeSearch = () => search.app.close();
+  analytics = await startAnalytics(
+    loadConfig(analyticsEnv, {
+      ...stack.serviceEnv(credentialOf('analytics')),
+      PORT: '0',
+      ANALYTICS_SCHEMA: `${stack.env.schema}_analytics`,
+    }),
+    createLogger('analytics', 'silent'),
+  );
+}, 90_000);
+
+afterAll(async () => {
+  for (const nc of connections) await nc.close().catch(() => undefined);
+  await analytics?.stop();
+  await closeSearch?.();
+  await stack?.stop();
+  await sui?.close();
+  await nats?.close();
+});
+
+describe('the shipped NATS configuration', () => {
+  it('refuses a client without a credential, or with a wrong password', async () => {
+    await expect(connectNats(nats.url, 'anonymous')).rejects.toMatchObject({
+      code: 'AUTHORIZATION_VIOLATION',
+    });
+    await expect(
+      connectNats({ NATS_URL: nats.url, NATS_USER: 'gateway', NATS_PASSWORD: passwords.search }, 'guess'),
+    ).rejects.toMatchObject({ code: 'AUTHORIZATION_VIOLATION' });
+  });
+
+  it('gives the read sides no publish right on any event subject, and no right to delete or purge the stream', async () => {
+    const before = await lastSequence();
+    for (const user of ['projector', 'analytics', 'replay'] as const) {
+      const nc = await connectAs(user);
+      for (const aggregate of aggregates) {
+        const outcome = await tryAppend(nc, `shop.${aggregate}.${randomUUID()}`, forgedCommit('Forged', {}));
+        expect([user, aggregate, outcome]).toEqual([user, aggregate, 'PERMISSIONS_VIOLATION']);
+      }
+      expect([user, await tryAdmin(nc, 'delete'), await tryAdmin(nc, 'purge')]).toEqual([
+        user,
+        'PERMISSIONS_VIOLATION',
+        'PERMISSIONS_VIOLATION',
+      ]);
+    }
+    expect(await lastSequence()).toBe(before);
+  });
+
+  it("refuses a reader's consumer that would deliver the stream's messages onto an event subject", async () => {
+    const before = await lastSequence();
+    const jsm = await (await connectAs('projector')).jetstreamManager({ timeout: 3000 });
+    await expect(
+      jsm.consumers.add('SHOP', {
+        durable_name: `relay_${randomBytes(4).toString('hex')}`,
+        deliver_subject: `shop.deposit.${randomUUID()}`,
+        ack_policy: AckPolicy.None,
+      }),
+    ).rejects.toThrow(/consumer deliver subject forms a cycle/);
+    expect(await lastSequence()).toBe(before);
+  });
+
+  it('lets the search service append payment records only: no DepositClaimed, no order event', async () => {
+    const nc = await connectAs('search');
+    const deposit = forgedCommit('DepositClaimed', { userId: randomUUID(), amount: '1000000000' });
+    expect(await tryAppend(nc, `shop.deposit.${randomUUID()}`, deposit)).toBe('PERMISSIONS_VIOLATION');
+    const paid = forgedCommit('OrderPaymentConfirmed', {});
+    expect(await tryAppend(nc, `shop.order.${randomUUID()}`, paid)).toBe('PERMISSIONS_VIOLATION');
+    for (const aggregate of aggregates.filter((a) => a !== 'payment')) {
+      expect([aggregate, await tryAppend(nc, `shop.${aggregate}.${randomUUID()}`, paid)]).toEqual([
+        aggregate,
+        'PERMISSIONS_VIOLATION',
+      ]);
+    }
+  });
+
+  it("refuses a forged DepositClaimed through every credential but the gateway's", async () => {
+    const before = await lastSequence();
+    for (const user of users.filter((u) => u !== 'gateway' && u !== 'operator')) {
+      const nc = await connectAs(user);
+      const forged = forgedCommit('DepositClaimed', { userId: randomUUID(), amount: '1000000000' });
+      expect([user, await tryAppend(nc, `shop.deposit.${randomUUID()}`, forged)]).toEqual([
+        user,
+        'PERMISSIONS_VIOLATION',
+      ]);
+    }
+    expect(await lastSequence()).toBe(before);
+  });
+
+  it('lets only the operator delete or purge the stream', async () => {
+    for (const user of users.filter((u) => u !== 'operator')) {
+      const nc = await connectAs(user);
+      expect([user, await tryAdmin(nc, 'delete'), await tryAdmin(nc, 'purge')]).toEqual([
+        user,
+        'PERMISSIONS_VIOLATION',
+        'PERMISSIONS_VIOLATION',
+      ]);
+    }
+  });
+
+  it('runs the deposit flow end to end, each service under its own user', async () => {
+    const shopper = await stack.shopper({ funds: '0' });
+    const digest = sui.createPayment({
+      payer: shopper.sui!,
+      receiver: merchant,
+      amountMist: 2_500_000n,
+      coinType: USDC,
+      nonce: randomUUID(),
+    });
+    const verified = await new TestClient(searchUrl).request('POST', '/api/payment/verify', {
+      txHash: digest,
+      userId: shopper.userId,
+    });
+    expect([verified.status, (verified.json.data as { status: string }).status], verified.text).toEqual([
+      200,
+      'SUCCESS',
+    ]);
+    const provider = new ProviderClient({
+      baseUrl: stack.provider.url,
+      apiKey: stack.provider.apiKey,
+      timeoutMs: 5000,
+    });
+    const balances = await provider.getBalances(shopper.evm!, { tokens: ['usdc'], chains: ['base-sepolia'] });
+    expect(Number(balances.find((b) => b.symbol === 'usdc')?.amount)).toBeCloseTo(2.5, 6);
+    const orders = await shopper.client.request('GET', '/api/orders?type=deposit');
+    expect(orders.json.orders).toEqual([
+      expect.objectContaining({ type: 'deposit', status: 'delivered', providerOrderId: digest }),
+    ]);
+  });
+
+  it('runs the checkout flow end to end, each service under its own user', async () => {
+    const { client, evm } = await stack.shopper({ funds: '500' });
+    const item = await client.request('POST', '/api/cart', {
+      productId: 'B0NATS0001',
+      productName: 'Rain jacket',
+      price: 8999,
+      image: 'https://images.example.com/1.jpg',
+      productUrl: 'https://shop.example.com/dp/1',
+      retailer: 'Example Outfitters',
+    });
+    expect(item.status).toBe(201);
+    const checkout = await client.request('POST', '/api/checkout', { cartItemId: item.json.id });
+    expect([checkout.status, checkout.json.walletAddress]).toEqual([201, evm]);
+    stack.provider.approve(checkout.json.providerOrderId as string);
+    const delivered = await eventually(
+      () => client.request('GET', `/api/orders/${checkout.json.orderId as string}`),
+      (r) => r.json.status === 'delivered',
+    );
+    expect(delivered.json.status).toBe('delivered');
+  });
+
+  it("lets the gateway's user ask the search service over NATS, and the search service's user answer", async () => {
+    const search = new NatsProductSearch({
+      nc: await connectAs('gateway'),
+      subjectPrefix: 'shop',
+      timeoutMs: 5000,
+    });
+    // The service's own answer (this stack runs it without a scraping platform), not a timeout or a refusal.
+    await expect(search.product('B0NATS0404')).rejects.toMatchObject({ code: 'SCRAPER_NOT_CONFIGURED' });
+  });
+
+  it('lets the analytics service follow the stream under its own user', async () => {
+    const head = await lastSequence();
+    const positions = await eventually(
+      () => checkpoints(stack.database, `${stack.env.schema}_analytics`),
+      (p) => analyticsProjections.every((projection) => (p[projection.name] ?? 0) >= head),
+      20_000,
+    );
+    for (const projection of analyticsProjections)
+      expect(positions[projection.name]).toBeGreaterThanOrEqual(head);
+  });
+
+  it('refused only the probes above, nothing the services themselves do', () => {
+    const refusals = nats
+      .output()
+      .split('\n')
+      .filter((line) => / Violation /.test(line));
+    expect(refusals.filter((line) => /"[^"]*:probe-/.test(line)).length).toBeGreaterThan(0);
+    expect(refusals.filter((line) => !/"[^"]*:probe-/.test(line))).toEqual([]);
+  });
+});
