@@ -37,13 +37,13 @@ describe("the tools' answers, as their schemas say and the offline model reads t
     );
   });
 
-  it('answers details with the product itself, and an unknown id with no product', async () => {
+  it('answers details with the product itself as a card, which reads back as the product, and an unknown id with no product', async () => {
     const { products: found } = await products.search({ query: 'hoodies', limit: 1 });
     const product = found[0]!;
     const details = getProductDetailsOutput(product.productId, product);
     expect(SHOPPING_TOOLS.getProductDetails.outputSchema.parse(details)).toEqual(details);
     expect(details).toMatchObject({ id: product.productId, name: product.productName });
-    expect(readDetails(exchange('getProductDetails', details))).toEqual(details);
+    expect(readDetails(exchange('getProductDetails', details))).toEqual(product);
 
     const missing = getProductDetailsOutput('B0MISSING1', null);
     expect(missing).toEqual({ productId: 'B0MISSING1', found: false });
