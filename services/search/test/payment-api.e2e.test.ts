@@ -171,7 +171,7 @@ describe('POST /api/payment/verify', () => {
     // A stranger's claim holds the lock for longer than a waiter used to wait: two answers that
     // are retried, then the backend's refusal of a user whose wallet did not pay it.
     stack.backend.setDelay(2_000);
-    stack.backend.answerNext(503, 503, { status: 422, code: 'NOT_PAYER_WALLET' });
+    stack.backend.answerNext(503, 503, { status: 400, code: 'WALLET_MISMATCH' });
     const stranger = verify(digest);
     await expect.poll(() => forwardsOf(digest).length).toBe(1);
     const payerId = randomUUID();
