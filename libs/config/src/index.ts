@@ -11,3 +11,4 @@ export * from './chain-indexer-config';
 export * from './data-encryption-key';
 export * from './assistant-config';
 export * from './memwal-config';
+export * from './tracing-config';

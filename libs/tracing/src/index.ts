@@ -1,0 +1,4 @@
+export * from './start-tracing';
+export * from './bus-context';
+export * from './spans';
+export * from './messaging-spans';
