@@ -4,6 +4,7 @@ import pg from 'pg';
 import { RecordedEvent } from '@shop/contracts';
 import { EventStore, parseCommit } from '@shop/eventstore';
 import { withCorrelationId } from '@shop/logging';
+import { traceEvent, tracedProcess } from '@shop/tracing';
 import { Reaction } from './reaction';
 import { ReactionParking } from './reaction-parking';
 import { UnprocessableEvent } from './unprocessable-event';
@@ -157,7 +158,7 @@ export class ReactionRunner {
       const keepAlive = setInterval(() => message.working(), keepAliveMs);
       const previous = this.tails.get(message.subject) ?? Promise.resolve();
       const work = previous
-        .then(() => this.handle(message))
+        .then(() => tracedProcess(this.options.reaction.name, message, () => this.handle(message)))
         .finally(() => {
           clearInterval(keepAlive);
           this.inFlight.delete(work);
@@ -195,6 +196,7 @@ export class ReactionRunner {
       } catch (error) {
         if (attempt >= max || error instanceof UnprocessableEvent) {
           logger.error({ ...entry, err: error }, 'reaction gave up; event parked');
+          traceEvent('parked', { reason: describe(error) });
           await parking?.park({ ...entry, error: describe(error) }).catch((parkError: unknown) => {
             logger.error({ ...entry, err: parkError }, 'could not park the event');
           });
@@ -202,6 +204,7 @@ export class ReactionRunner {
           return;
         }
         logger.warn({ ...entry, delivery: attempt, err: error }, 'reaction failed; retrying');
+        traceEvent('retry', { delivery: attempt, reason: describe(error) });
         await sleep(retryDelayMs(attempt), undefined, { signal: this.halt.signal }).catch(() => undefined);
         attempt++;
       }

@@ -68,7 +68,11 @@ function messageIdOf(message: JsMsg): string | undefined {
  * Handles one message under a `process` span that continues the publisher's trace (its child,
  * and linked to it as the conventions ask of a consumer).
  */
-export function tracedProcess<T>(consumer: string, message: JsMsg, work: (span: Span) => Promise<T>): Promise<T> {
+export function tracedProcess<T>(
+  consumer: string,
+  message: JsMsg,
+  work: (span: Span) => Promise<T>,
+): Promise<T> {
   const template = subjectTemplate(message.subject);
   const publisher = publisherOf(message.headers);
   const messageId = messageIdOf(message);
@@ -139,5 +143,46 @@ export function tracedBatch<T>(
     },
     work,
     parent,
+  );
+}
+
+/** A NATS request under a `send` span whose context travels in the request's headers. */
+export function tracedRequest<T>(subject: string, request: (headers: MsgHdrs) => Promise<T>): Promise<T> {
+  return inSpan(
+    `send ${subject}`,
+    {
+      kind: SpanKind.CLIENT,
+      attributes: {
+        [messagingAttributes.system]: 'nats',
+        [messagingAttributes.destination]: subject,
+        [messagingAttributes.operationType]: 'send',
+      },
+    },
+    async () => {
+      const headers = natsHeaders();
+      injectTraceContext(headers);
+      return request(headers);
+    },
+  );
+}
+
+/** Answers a NATS request under a `process` span continuing the requester's trace. */
+export function tracedReply<T>(
+  subject: string,
+  headers: MsgHdrs | undefined,
+  work: () => Promise<T>,
+): Promise<T> {
+  return inSpan(
+    `process ${subject}`,
+    {
+      kind: SpanKind.SERVER,
+      attributes: {
+        [messagingAttributes.system]: 'nats',
+        [messagingAttributes.destination]: subject,
+        [messagingAttributes.operationType]: 'process',
+      },
+    },
+    work,
+    traceContextOf(headers),
   );
 }
