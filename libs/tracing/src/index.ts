@@ -2,3 +2,4 @@ export * from './start-tracing';
 export * from './bus-context';
 export * from './spans';
 export * from './messaging-spans';
+export * from './trace-collector';

@@ -12,7 +12,7 @@ import {
   type SpanProcessor,
 } from '@opentelemetry/sdk-trace-node';
 import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
-import { tracesExporter, type TracingConfig } from '@shop/config';
+import { loadConfigOrExit, tracesExporter, tracingEnv, type TracingConfig } from '@shop/config';
 
 export interface Tracing {
   /** Exports what has ended so far. */
@@ -67,4 +67,9 @@ export function startTracing(service: string, config: TracingConfig): Tracing | 
     config.OTEL_SERVICE_NAME ?? service,
     new BatchSpanProcessor(exporter === 'console' ? new ConsoleSpanExporter() : new OTLPTraceExporter()),
   );
+}
+
+/** A service's tracing as its environment configures it; a bad OTEL_* variable stops the process. */
+export function traceProcess(service: string): Tracing | null {
+  return startTracing(service, loadConfigOrExit(tracingEnv, service));
 }
