@@ -3,3 +3,4 @@ export * from './service-process';
 export * from '@shop/local-servers';
 export * from './fault-proxy';
 export * from './settlement';
+export * from './span-recorder';
