@@ -42,7 +42,7 @@ export function installTracing(serviceName: string, processor: SpanProcessor): T
         ignoreIncomingRequestHook: (request) => operationalPaths.test(request.url ?? ''),
       }),
       new UndiciInstrumentation(),
-      new PgInstrumentation({ requireParentSpan: true }),
+      new PgInstrumentation({ requireParentSpan: true, ignoreConnectSpans: true }),
       new IORedisInstrumentation({ requireParentSpan: true }),
     ],
   });
