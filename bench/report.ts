@@ -44,6 +44,7 @@ export function resultRows(r: Record<string, any>, baseline?: Record<string, any
     rebuild,
     growth,
     encryption,
+    tracing,
   } = r;
   if (startup) {
     rows.push(row('services run', startup.runs));
@@ -202,6 +203,26 @@ export function resultRows(r: Record<string, any>, baseline?: Record<string, any
     rows.push(row('analytics rebuild events/s', `${rebuild.analytics.eventsPerSecond}`));
   }
   if (growth) rows.push(...growthRows(growth));
+  if (tracing) {
+    const ms = tracing.cpuMsPerCommand;
+    rows.push(
+      row(
+        'tracing: CPU ms per cart command, off / every span / a tenth sampled',
+        `${ms.untraced} / ${ms.every} / ${ms.sampled}`,
+      ),
+    );
+    for (const variant of ['every', 'sampled'] as const) {
+      const percent = tracing.medianOverheadPercent[variant];
+      rows.push(
+        row(
+          `tracing cost, ${variant === 'every' ? 'every span' : 'a tenth sampled'}: CPU % per command (median of rounds)`,
+          `${percent} (rounds: ${tracing.overheadPercentPerRound[variant].join(', ')})`,
+          '<= 5',
+          percent <= 5,
+        ),
+      );
+    }
+  }
   if (encryption) {
     const cpu = encryption.cpuOverheadPercent ?? {};
     for (const [label, wall, cpuPercent] of [
