@@ -1,4 +1,4 @@
-export * from './start-tracing';
+export * from './trace-process';
 export * from './bus-context';
 export * from './spans';
 export * from './messaging-spans';

@@ -12,14 +12,8 @@ import {
   type SpanProcessor,
 } from '@opentelemetry/sdk-trace-node';
 import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
-import { loadConfigOrExit, tracesExporter, tracingEnv, type TracingConfig } from '@shop/config';
-
-export interface Tracing {
-  /** Exports what has ended so far. */
-  flush(): Promise<void>;
-  /** Exports what is left and stops tracing; the process's last step. */
-  shutdown(): Promise<void>;
-}
+import { tracesExporter, type TracingConfig } from '@shop/config';
+import type { Tracing } from './trace-process';
 
 /** Probes and scrapes every few seconds would bury the requests in their own spans. */
 const operationalPaths = /^\/(metrics|health|ready)(\?|$)/;
@@ -67,9 +61,4 @@ export function startTracing(service: string, config: TracingConfig): Tracing | 
     config.OTEL_SERVICE_NAME ?? service,
     new BatchSpanProcessor(exporter === 'console' ? new ConsoleSpanExporter() : new OTLPTraceExporter()),
   );
-}
-
-/** A service's tracing as its environment configures it; a bad OTEL_* variable stops the process. */
-export function traceProcess(service: string): Tracing | null {
-  return startTracing(service, loadConfigOrExit(tracingEnv, service));
 }

@@ -4,7 +4,7 @@ import { SpanKind } from '@opentelemetry/api';
 import { InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSuiSandbox, SuiSandbox } from '@shop/sandbox-sui';
-import { installTracing, type Tracing } from '@shop/tracing';
+import { traceInto, type Tracing } from '@shop/tracing';
 import { eventually, startTestStack, TestClient, TestStack } from './stack';
 
 /**
@@ -23,7 +23,7 @@ let stack: TestStack;
 let sui: SuiSandbox;
 
 beforeAll(async () => {
-  tracing = installTracing('shop-test', new SimpleSpanProcessor(exporter));
+  tracing = await traceInto('shop-test', new SimpleSpanProcessor(exporter));
   // A service starts tracing before anything loads http; vitest loaded it first, and the
   // instrumentation patches it on the next require, as it would on a service's first one.
   createRequire(import.meta.url)('node:http');
