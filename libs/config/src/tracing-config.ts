@@ -11,6 +11,11 @@ export const tracingEnv = z.object({
   OTEL_EXPORTER_OTLP_ENDPOINT: url.optional(),
   OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: url.optional(),
   OTEL_SERVICE_NAME: z.string().min(1).optional(),
+  /** Instrumentations left out, as the Node auto-instrumentation names them: `http`, `undici`, `pg`, `ioredis`. */
+  OTEL_NODE_DISABLED_INSTRUMENTATIONS: z
+    .string()
+    .optional()
+    .transform((v) => (v ? v.split(',').map((name) => name.trim()) : [])),
 });
 
 export type TracingConfig = z.output<typeof tracingEnv>;

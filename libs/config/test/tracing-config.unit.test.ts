@@ -24,6 +24,14 @@ describe('whether a process traces', () => {
     expect(exporterFor({ ...endpoint, OTEL_SDK_DISABLED: 'true' })).toBeNull();
   });
 
+  it('names the instrumentations the operator leaves out', () => {
+    expect(loadConfig(tracingEnv, {}).OTEL_NODE_DISABLED_INSTRUMENTATIONS).toEqual([]);
+    expect(
+      loadConfig(tracingEnv, { OTEL_NODE_DISABLED_INSTRUMENTATIONS: 'pg, ioredis' })
+        .OTEL_NODE_DISABLED_INSTRUMENTATIONS,
+    ).toEqual(['pg', 'ioredis']);
+  });
+
   it('refuses an exporter it does not have and an endpoint that is not a URL', () => {
     expect(() => exporterFor({ OTEL_TRACES_EXPORTER: 'zipkin' })).toThrow(ConfigError);
     expect(() => exporterFor({ OTEL_EXPORTER_OTLP_ENDPOINT: 'the collector' })).toThrow(ConfigError);

@@ -23,7 +23,11 @@ const operationalPaths = /^\/(metrics|health|ready)(\?|$)/;
  * instrumentations, exporting through `processor`. pg and ioredis are traced only inside a
  * request or a message: the pools' background queries would make traces of their own.
  */
-export function installTracing(serviceName: string, processor: SpanProcessor): Tracing {
+export function installTracing(
+  serviceName: string,
+  processor: SpanProcessor,
+  disabled: readonly string[] = [],
+): Tracing {
   const provider = new NodeTracerProvider({
     resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: serviceName }),
     spanProcessors: [processor],
@@ -32,12 +36,18 @@ export function installTracing(serviceName: string, processor: SpanProcessor): T
   const uninstall = registerInstrumentations({
     tracerProvider: provider,
     instrumentations: [
-      new HttpInstrumentation({
-        ignoreIncomingRequestHook: (request) => operationalPaths.test(request.url ?? ''),
-      }),
-      new UndiciInstrumentation(),
-      new PgInstrumentation({ requireParentSpan: true, ignoreConnectSpans: true }),
-      new IORedisInstrumentation({ requireParentSpan: true }),
+      ...(disabled.includes('http')
+        ? []
+        : [
+            new HttpInstrumentation({
+              ignoreIncomingRequestHook: (request) => operationalPaths.test(request.url ?? ''),
+            }),
+          ]),
+      ...(disabled.includes('undici') ? [] : [new UndiciInstrumentation()]),
+      ...(disabled.includes('pg')
+        ? []
+        : [new PgInstrumentation({ requireParentSpan: true, ignoreConnectSpans: true })]),
+      ...(disabled.includes('ioredis') ? [] : [new IORedisInstrumentation({ requireParentSpan: true })]),
     ],
   });
   return {
@@ -60,5 +70,6 @@ export function startTracing(service: string, config: TracingConfig): Tracing | 
   return installTracing(
     config.OTEL_SERVICE_NAME ?? service,
     new BatchSpanProcessor(exporter === 'console' ? new ConsoleSpanExporter() : new OTLPTraceExporter()),
+    config.OTEL_NODE_DISABLED_INSTRUMENTATIONS,
   );
 }
