@@ -25,6 +25,12 @@ export async function startStackTraces(operator: Env): Promise<StackTraces | nul
       await startTraceCollector({ port: 9467 }).catch(() => startTraceCollector({ port: 0 }));
   return {
     collector,
-    env: { OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, OTEL_BSP_SCHEDULE_DELAY: '1000' },
+    env: {
+      OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
+      OTEL_BSP_SCHEDULE_DELAY: '1000',
+      // A development stack can afford its queries in the timeline (see docs/operations.md, "Traces").
+      OTEL_NODE_ENABLED_INSTRUMENTATIONS:
+        operator.OTEL_NODE_ENABLED_INSTRUMENTATIONS ?? 'http,undici,pg,ioredis',
+    },
   };
 }

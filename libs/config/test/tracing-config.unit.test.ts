@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, tracesExporter, tracingEnv } from '../src';
+import { ConfigError, enabledInstrumentations, loadConfig, tracesExporter, tracingEnv } from '../src';
 
 const exporterFor = (env: Record<string, string>) => tracesExporter(loadConfig(tracingEnv, env));
 
@@ -24,12 +24,16 @@ describe('whether a process traces', () => {
     expect(exporterFor({ ...endpoint, OTEL_SDK_DISABLED: 'true' })).toBeNull();
   });
 
-  it('names the instrumentations the operator leaves out', () => {
-    expect(loadConfig(tracingEnv, {}).OTEL_NODE_DISABLED_INSTRUMENTATIONS).toEqual([]);
-    expect(
-      loadConfig(tracingEnv, { OTEL_NODE_DISABLED_INSTRUMENTATIONS: 'pg, ioredis' })
-        .OTEL_NODE_DISABLED_INSTRUMENTATIONS,
-    ).toEqual(['pg', 'ioredis']);
+  it('runs the http and fetch instrumentations unless told otherwise, pg and ioredis only when named', () => {
+    const enabled = (env: Record<string, string>) => enabledInstrumentations(loadConfig(tracingEnv, env));
+    expect(enabled({})).toEqual(['http', 'undici']);
+    expect(enabled({ OTEL_NODE_ENABLED_INSTRUMENTATIONS: 'http, undici, pg, ioredis' })).toEqual([
+      'http',
+      'undici',
+      'pg',
+      'ioredis',
+    ]);
+    expect(enabled({ OTEL_NODE_DISABLED_INSTRUMENTATIONS: 'undici' })).toEqual(['http']);
   });
 
   it('refuses an exporter it does not have and an endpoint that is not a URL', () => {

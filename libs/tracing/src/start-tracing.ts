@@ -1,5 +1,5 @@
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { registerInstrumentations } from '@opentelemetry/instrumentation';
+import { registerInstrumentations, type Instrumentation } from '@opentelemetry/instrumentation';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
@@ -12,21 +12,32 @@ import {
   type SpanProcessor,
 } from '@opentelemetry/sdk-trace-node';
 import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
-import { tracesExporter, type TracingConfig } from '@shop/config';
+import { enabledInstrumentations, tracesExporter, type TracingConfig } from '@shop/config';
 import type { Tracing } from './trace-process';
 
 /** Probes and scrapes every few seconds would bury the requests in their own spans. */
 const operationalPaths = /^\/(metrics|health|ready)(\?|$)/;
 
+/** The instrumentations by the names OTEL_NODE_ENABLED_INSTRUMENTATIONS uses. */
+const available: Record<string, () => Instrumentation> = {
+  http: () =>
+    new HttpInstrumentation({
+      ignoreIncomingRequestHook: (request) => operationalPaths.test(request.url ?? ''),
+    }),
+  undici: () => new UndiciInstrumentation(),
+  pg: () => new PgInstrumentation({ requireParentSpan: true, ignoreConnectSpans: true }),
+  ioredis: () => new IORedisInstrumentation({ requireParentSpan: true }),
+};
+
 /**
- * Installs the tracer provider, the W3C propagator and the HTTP, fetch, pg and ioredis
- * instrumentations, exporting through `processor`. pg and ioredis are traced only inside a
- * request or a message: the pools' background queries would make traces of their own.
+ * Installs the tracer provider, the W3C propagator and the `instrumentations` named, exporting
+ * through `processor`. pg and ioredis are traced only inside a request or a message: the pools'
+ * background queries would make traces of their own.
  */
 export function installTracing(
   serviceName: string,
   processor: SpanProcessor,
-  disabled: readonly string[] = [],
+  instrumentations: readonly string[],
 ): Tracing {
   const provider = new NodeTracerProvider({
     resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: serviceName }),
@@ -35,20 +46,7 @@ export function installTracing(
   provider.register();
   const uninstall = registerInstrumentations({
     tracerProvider: provider,
-    instrumentations: [
-      ...(disabled.includes('http')
-        ? []
-        : [
-            new HttpInstrumentation({
-              ignoreIncomingRequestHook: (request) => operationalPaths.test(request.url ?? ''),
-            }),
-          ]),
-      ...(disabled.includes('undici') ? [] : [new UndiciInstrumentation()]),
-      ...(disabled.includes('pg')
-        ? []
-        : [new PgInstrumentation({ requireParentSpan: true, ignoreConnectSpans: true })]),
-      ...(disabled.includes('ioredis') ? [] : [new IORedisInstrumentation({ requireParentSpan: true })]),
-    ],
+    instrumentations: instrumentations.flatMap((name) => available[name]?.() ?? []),
   });
   return {
     flush: () => provider.forceFlush(),
@@ -70,6 +68,6 @@ export function startTracing(service: string, config: TracingConfig): Tracing | 
   return installTracing(
     config.OTEL_SERVICE_NAME ?? service,
     new BatchSpanProcessor(exporter === 'console' ? new ConsoleSpanExporter() : new OTLPTraceExporter()),
-    config.OTEL_NODE_DISABLED_INSTRUMENTATIONS,
+    enabledInstrumentations(config),
   );
 }

@@ -24,8 +24,8 @@ export function traceProcess(service: string): Tracing | null {
   return startTracing(service, config);
 }
 
-/** Traces this process into `processor` (a test's in-memory exporter), instrumenting as a service does. */
+/** Traces this process into `processor` (a test's in-memory exporter) with every instrumentation. */
 export async function traceInto(service: string, processor: SpanProcessor): Promise<Tracing> {
   const { installTracing } = await import('./start-tracing');
-  return installTracing(service, processor);
+  return installTracing(service, processor, ['http', 'undici', 'pg', 'ioredis']);
 }
