@@ -28,7 +28,8 @@ import { onboardUsers } from './users';
  * time grow with the stream, a rebuild of every projection from >= 200,000 events, the services'
  * memory, and what sealing personal fields costs on appends and rebuild (a tenth of the rebuild's
  * events, clear against sealed; alone: `npm run bench:encryption`), and what tracing costs a
- * command (stacks exporting every span and a tenth of the traces, in turns with the untraced one). Prints every figure with its
+ * command (stacks exporting every span and a tenth of the traces, and an untraced twin for the
+ * noise floor, in turns with the untraced one). Prints every figure with its
  * target and writes bench/results/<timestamp>.json.
  *
  * Flags: --seconds N per load phase (20), --concurrency N (32), --events N for the rebuild
@@ -208,7 +209,7 @@ async function main(): Promise<void> {
       );
     }
     if (phases.has('tracing')) {
-      const traced = { every: benchNames(), sampled: benchNames() };
+      const traced = { twin: benchNames(), every: benchNames(), sampled: benchNames() };
       try {
         results.tracing = await measureTracingCost({
           untraced: { stack, api, users: ctx.users },
@@ -223,8 +224,7 @@ async function main(): Promise<void> {
         });
       } finally {
         if (!args.includes('--keep')) {
-          await cleanUp(nc, db, traced.every);
-          await cleanUp(nc, db, traced.sampled);
+          for (const names of Object.values(traced)) await cleanUp(nc, db, names);
         }
       }
     }

@@ -15,7 +15,7 @@ export interface TracingCostOptions {
   /** The stack of the other phases: tracing off, as it runs unless an exporter is configured. */
   untraced: Side;
   /** Names of the traced stacks' own streams and schemas (cleaned up by the caller). */
-  names: { every: BenchNames; sampled: BenchNames };
+  names: { twin: BenchNames; every: BenchNames; sampled: BenchNames };
   base: Record<string, string | undefined>;
   settings: Record<string, string>;
   compiled: boolean;
@@ -52,17 +52,19 @@ const median = (values: number[]) => {
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 };
 
-const variants = ['untraced', 'every', 'sampled'] as const;
+const variants = ['untraced', 'twin', 'every', 'sampled'] as const;
+const traced = ['twin', 'every', 'sampled'] as const;
 type Variant = (typeof variants)[number];
 
 /**
- * What tracing costs a command. Two more stacks export over OTLP to a collector in this process:
- * one every span (the SDK's default sampler), one a tenth of the traces
- * (OTEL_TRACES_SAMPLER=parentbased_traceidratio, OTEL_TRACES_SAMPLER_ARG=0.1). The three take
- * turns under the same fixed rate of cart commands, in short slices whose order rotates each
- * round, so the drift of this shared machine falls on each alike; a fixed rate (not a closed
- * loop) keeps the projector's batches alike too. Each round gives a traced stack's extra CPU per
- * command in percent of the untraced one's; the median of the rounds is the figure.
+ * What tracing costs a command. Three more stacks run beside the untraced one: its twin (also
+ * untraced: the difference between two identical stacks is this shared machine's noise and
+ * bias, the floor under the other figures), one exporting every span over OTLP to a collector in
+ * this process, and one a tenth of the traces (OTEL_TRACES_SAMPLER=parentbased_traceidratio,
+ * OTEL_TRACES_SAMPLER_ARG=0.1). They take turns under the same fixed rate of cart commands, in short
+ * slices whose order rotates each round, so the drift of the machine falls on each alike; a fixed
+ * rate (not a closed loop) keeps the projector's batches alike too. Each round gives a stack's
+ * extra CPU per command in percent of the untraced one's; the median of the rounds is the figure.
  */
 export async function measureTracingCost(options: TracingCostOptions) {
   const { untraced, perSecond, rounds, sliceSeconds, log } = options;
@@ -72,7 +74,7 @@ export async function measureTracingCost(options: TracingCostOptions) {
     const stack = await startBenchStack(
       names,
       options.base,
-      { ...options.settings, OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, ...tracing },
+      { ...options.settings, ...tracing },
       {},
       options.compiled,
     );
@@ -82,14 +84,18 @@ export async function measureTracingCost(options: TracingCostOptions) {
     return side;
   };
   try {
-    log('tracing cost: starting a stack exporting every span, and one exporting a tenth');
-    sides.every = await start(options.names.every, {});
+    log(
+      'tracing cost: starting an untraced twin, a stack exporting every span, and one with pg and ioredis too',
+    );
+    sides.twin = await start(options.names.twin, {});
+    sides.every = await start(options.names.every, { OTEL_EXPORTER_OTLP_ENDPOINT: collector.url });
     sides.sampled = await start(options.names.sampled, {
+      OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
       OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
       OTEL_TRACES_SAMPLER_ARG: '0.1',
     });
     for (const variant of variants) await slice(sides[variant]!, perSecond, 3);
-    const overheads: Record<'every' | 'sampled', number[]> = { every: [], sampled: [] };
+    const overheads: Record<(typeof traced)[number], number[]> = { twin: [], every: [], sampled: [] };
     const totals = Object.fromEntries(variants.map((v) => [v, { commands: 0, cpu: 0, errors: 0 }])) as Record<
       Variant,
       { commands: number; cpu: number; errors: number }
@@ -104,8 +110,8 @@ export async function measureTracingCost(options: TracingCostOptions) {
         totals[variant].cpu += measured.cpu;
         totals[variant].errors += measured.errors;
       }
-      for (const traced of ['every', 'sampled'] as const) {
-        overheads[traced].push((perCommand[traced]! / perCommand.untraced! - 1) * 100);
+      for (const variant of traced) {
+        overheads[variant].push((perCommand[variant]! / perCommand.untraced! - 1) * 100);
       }
       log(
         `tracing cost: round ${round + 1}/${rounds}: CPU ms per command ${variants
@@ -121,16 +127,15 @@ export async function measureTracingCost(options: TracingCostOptions) {
       sliceSeconds,
       perSecond,
       cpuMsPerCommand: Object.fromEntries(variants.map((v) => [v, cpuMsPerCommand(v)])),
-      overheadPercentPerRound: {
-        every: overheads.every.map((o) => Math.round(o * 10) / 10),
-        sampled: overheads.sampled.map((o) => Math.round(o * 10) / 10),
-      },
-      medianOverheadPercent: { every: percent(overheads.every), sampled: percent(overheads.sampled) },
+      overheadPercentPerRound: Object.fromEntries(
+        traced.map((v) => [v, overheads[v].map((o) => Math.round(o * 10) / 10)]),
+      ),
+      medianOverheadPercent: Object.fromEntries(traced.map((v) => [v, percent(overheads[v])])),
       tracesCollected: collector.traces().size,
       errors: variants.reduce((sum, v) => sum + totals[v].errors, 0),
     };
   } finally {
-    for (const variant of ['every', 'sampled'] as const) {
+    for (const variant of traced) {
       await sides[variant]?.api.close();
       await sides[variant]?.stack.stop();
     }

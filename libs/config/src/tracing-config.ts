@@ -18,12 +18,8 @@ export const tracingEnv = z.object({
   OTEL_EXPORTER_OTLP_ENDPOINT: url.optional(),
   OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: url.optional(),
   OTEL_SERVICE_NAME: z.string().min(1).optional(),
-  /**
-   * The instrumentations to run, as the Node auto-instrumentation names them: `http`, `undici`,
-   * `pg`, `ioredis`. pg and ioredis are left out unless named: measured in `npm run bench`, they
-   * cost a command far more CPU than every other span together.
-   */
-  OTEL_NODE_ENABLED_INSTRUMENTATIONS: nameList.default(['http', 'undici']),
+  /** The instrumentations to run, as the Node auto-instrumentation names them: `http`, `undici`, `pg`, `ioredis`. */
+  OTEL_NODE_ENABLED_INSTRUMENTATIONS: nameList.default(['http', 'undici', 'pg', 'ioredis']),
   /** Instrumentations left out of those. */
   OTEL_NODE_DISABLED_INSTRUMENTATIONS: nameList.default([]),
 });

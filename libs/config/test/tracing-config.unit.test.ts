@@ -24,16 +24,11 @@ describe('whether a process traces', () => {
     expect(exporterFor({ ...endpoint, OTEL_SDK_DISABLED: 'true' })).toBeNull();
   });
 
-  it('runs the http and fetch instrumentations unless told otherwise, pg and ioredis only when named', () => {
+  it('runs every instrumentation unless told otherwise', () => {
     const enabled = (env: Record<string, string>) => enabledInstrumentations(loadConfig(tracingEnv, env));
-    expect(enabled({})).toEqual(['http', 'undici']);
-    expect(enabled({ OTEL_NODE_ENABLED_INSTRUMENTATIONS: 'http, undici, pg, ioredis' })).toEqual([
-      'http',
-      'undici',
-      'pg',
-      'ioredis',
-    ]);
-    expect(enabled({ OTEL_NODE_DISABLED_INSTRUMENTATIONS: 'undici' })).toEqual(['http']);
+    expect(enabled({})).toEqual(['http', 'undici', 'pg', 'ioredis']);
+    expect(enabled({ OTEL_NODE_ENABLED_INSTRUMENTATIONS: 'http, undici' })).toEqual(['http', 'undici']);
+    expect(enabled({ OTEL_NODE_DISABLED_INSTRUMENTATIONS: 'pg,ioredis' })).toEqual(['http', 'undici']);
   });
 
   it('refuses an exporter it does not have and an endpoint that is not a URL', () => {
