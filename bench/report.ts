@@ -44,6 +44,7 @@ export function resultRows(r: Record<string, any>, baseline?: Record<string, any
     rebuild,
     growth,
     encryption,
+    tracing,
   } = r;
   if (startup) {
     rows.push(row('services run', startup.runs));
@@ -202,6 +203,39 @@ export function resultRows(r: Record<string, any>, baseline?: Record<string, any
     rows.push(row('analytics rebuild events/s', `${rebuild.analytics.eventsPerSecond}`));
   }
   if (growth) rows.push(...growthRows(growth));
+  if (tracing) {
+    const ms = tracing.cpuMsPerCommand;
+    rows.push(
+      row(
+        'tracing: CPU ms per cart command, off / twin off / every span / a tenth sampled',
+        `${ms.untraced} / ${ms.twin} / ${ms.every} / ${ms.sampled}`,
+      ),
+    );
+    const percent = tracing.medianOverheadPercent;
+    const rounds = (variant: string) => tracing.overheadPercentPerRound[variant].join(', ');
+    rows.push(
+      row(
+        'tracing: the untraced twin, CPU % per command (noise floor)',
+        `${percent.twin} (rounds: ${rounds('twin')})`,
+      ),
+    );
+    rows.push(
+      row(
+        'tracing cost, every span: CPU % per command, less the twin',
+        `${Math.round((percent.every - percent.twin) * 10) / 10} (rounds: ${rounds('every')})`,
+        '<= 5',
+        percent.every - percent.twin <= 5,
+      ),
+    );
+    rows.push(
+      row(
+        'tracing cost, a tenth sampled: CPU % per command, less the twin',
+        `${Math.round((percent.sampled - percent.twin) * 10) / 10} (rounds: ${rounds('sampled')})`,
+        '<= 5',
+        percent.sampled - percent.twin <= 5,
+      ),
+    );
+  }
   if (encryption) {
     const cpu = encryption.cpuOverheadPercent ?? {};
     for (const [label, wall, cpuPercent] of [

@@ -17,6 +17,7 @@ import { idleSchemaSuffixes, measureIdleStack, stackPackages } from './idle-stac
 import { growth, memory, pacedWrites, PhaseContext, rawPath, readPath, rebuild, writePath } from './phases';
 import { renderTable, resultRows } from './report';
 import { profileThisProcess } from './self-profile';
+import { measureTracingCost } from './tracing-cost';
 import { onboardUsers } from './users';
 
 /**
@@ -26,13 +27,17 @@ import { onboardUsers } from './users';
  * under it, the read path, write-to-readable latency at a fixed rate, how latency and rebuild
  * time grow with the stream, a rebuild of every projection from >= 200,000 events, the services'
  * memory, and what sealing personal fields costs on appends and rebuild (a tenth of the rebuild's
- * events, clear against sealed; alone: `npm run bench:encryption`). Prints every figure with its
+ * events, clear against sealed; alone: `npm run bench:encryption`), and what tracing costs a
+ * command (stacks exporting every span and a tenth of the traces, and an untraced twin for the
+ * noise floor, in turns with the untraced one). Prints every figure with its
  * target and writes bench/results/<timestamp>.json.
  *
  * Flags: --seconds N per load phase (20), --concurrency N (32), --events N for the rebuild
  * (200000), --idle-seconds N (60), --idle-settle-seconds N (60: start-up work, V8's
  * first full collections among it, is not idling), --growth-events N (12500: the 1x of the growth phase, which
- * goes to 16x), --phases idle,write,raw,read,paced,growth,rebuild,encryption (all), --profile
+ * goes to 16x), --phases idle,write,raw,read,paced,growth,rebuild,encryption,tracing (all),
+ * --tracing-rounds N (6: rounds of slices of the tracing cost, each a quarter of --seconds),
+ * --tracing-rate N (40 cart operations/s in those slices), --profile
  * (V8 CPU profiles of the gateway and projector under bench/results/profiles-*), --projector-env
  * KEY=VALUE (see below), --transpiled (TypeScript through the runtime transpiler in development
  * mode, as `npm start` runs it, instead of the build), --baseline <results.json> (an earlier
@@ -49,7 +54,11 @@ const minEvents = Number(option('events', '200000'));
 const idleSeconds = Number(option('idle-seconds', '60'));
 const idleSettleSeconds = Number(option('idle-settle-seconds', '60'));
 const growthEvents = Number(option('growth-events', '12500'));
-const phases = new Set(option('phases', 'idle,write,raw,read,paced,growth,rebuild,encryption').split(','));
+const phases = new Set(
+  option('phases', 'idle,write,raw,read,paced,growth,rebuild,encryption,tracing').split(','),
+);
+const tracingRounds = Number(option('tracing-rounds', '6'));
+const tracingRate = Number(option('tracing-rate', '40'));
 const compiled = !args.includes('--transpiled');
 const baselineFile = option('baseline', '');
 const fixedCommandRate = 200;
@@ -212,6 +221,26 @@ async function main(): Promise<void> {
           log,
         }),
       );
+    }
+    if (phases.has('tracing')) {
+      const traced = { twin: benchNames(), every: benchNames(), sampled: benchNames() };
+      try {
+        results.tracing = await measureTracingCost({
+          untraced: { stack, api, users: ctx.users },
+          names: traced,
+          base: env,
+          settings,
+          compiled,
+          perSecond: tracingRate,
+          rounds: tracingRounds,
+          sliceSeconds: Math.max(4, Math.round(seconds / 4)),
+          log,
+        });
+      } finally {
+        if (!args.includes('--keep')) {
+          for (const names of Object.values(traced)) await cleanUp(nc, db, names);
+        }
+      }
     }
     rss.atEnd = memory(stack);
   } finally {

@@ -3,6 +3,8 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { backingServices, unreachable } from './preflight';
+import { startPrivateServers, type PrivateServers } from './private-servers';
+import { startStackTraces, type StackTraces } from './stack-traces';
 import {
   composeStack,
   describeExternals,
@@ -20,6 +22,8 @@ import {
  */
 const root = resolve(__dirname, '..');
 const localFile = resolve(root, '.env.local');
+/** Where the private NATS and Postgres `npm start` starts keep their data. */
+const dataDir = resolve(root, process.env.STACK_DATA_DIR ?? '.stack');
 
 /**
  * The generated keys and ids this run uses, made on the first start that needs them and kept in
@@ -52,6 +56,8 @@ const operator: Env = process.env;
 const stack = composeStack(operator, localSecrets(secretsToGenerate(operator), operator));
 
 const children: ChildProcess[] = [];
+let privateServers: PrivateServers | null = null;
+let traces: StackTraces | null = null;
 
 function run(spec: StackProcess): Promise<void> {
   return new Promise((ready, fail) => {
@@ -86,10 +92,12 @@ function stop(code: number): void {
   if (stopping) return;
   stopping = true;
   for (const child of children) child.kill('SIGTERM');
-  setTimeout(() => process.exit(code), 5000).unref();
-  Promise.all(
-    children.map((c) => new Promise((r) => (c.exitCode !== null ? r(null) : c.once('exit', r)))),
-  ).then(() => process.exit(code));
+  // A service not drained by then is killed, so the private servers it used still stop cleanly after it.
+  setTimeout(() => children.forEach((child) => child.kill('SIGKILL')), 5000).unref();
+  setTimeout(() => process.exit(code), 30_000).unref();
+  Promise.all(children.map((c) => new Promise((r) => (c.exitCode !== null ? r(null) : c.once('exit', r)))))
+    .then(() => Promise.all([privateServers?.stop(), traces?.collector.close()]))
+    .then(() => process.exit(code));
 }
 
 async function main(): Promise<void> {
@@ -99,13 +107,13 @@ async function main(): Promise<void> {
   );
   const missing = await unreachable(backingServices(operator));
   if (missing.length > 0) {
-    for (const dependency of missing) {
-      process.stderr.write(
-        `${dependency.name} is not reachable at ${dependency.url}.\n  Start it with: ${dependency.howToStart}\n`,
-      );
-    }
-    process.exit(1);
+    privateServers = await startPrivateServers(missing, dataDir, (line) =>
+      process.stdout.write(`[start] ${line}\n`),
+    );
+    if (!privateServers) process.exit(1);
   }
+  traces = await startStackTraces(operator);
+  if (traces) for (const service of stack.processes) Object.assign(service.env, traces.env);
   await new Promise<void>((done, fail) => {
     const migrate = spawn(
       process.execPath,
@@ -126,6 +134,7 @@ async function main(): Promise<void> {
   for (const service of stack.processes)
     process.stdout.write(`  ${service.name.padEnd(12)} ${service.url}\n`);
   process.stdout.write(`  ${'API docs'.padEnd(12)} ${stack.gatewayUrl}/swagger\n`);
+  if (traces) process.stdout.write(`  ${'traces'.padEnd(12)} ${traces.collector.url}/traces\n`);
   process.stdout.write(`External systems:\n${describeExternals(stack.externals).join('\n')}\n\n`);
 }
 

@@ -12,3 +12,4 @@ export * from './data-encryption-key';
 export * from './production-rules';
 export * from './assistant-config';
 export * from './memwal-config';
+export * from './tracing-config';

@@ -32,6 +32,7 @@ import {
   parseCommit,
   recordCommit,
 } from './commit-codec';
+import { tracedPublish } from '@shop/tracing';
 import { DataKeys } from './data-keys';
 import { holdsPersonalData, sealEnvelope } from './personal-data-cipher';
 import { EventStoreUnavailableError, WrongExpectedSequenceError } from './errors';
@@ -194,11 +195,18 @@ export class EventStore {
     this.ensureConnected();
     let ack;
     try {
-      ack = await this.js.publish(subject, encodeCommit(stored), {
-        msgID: options.commandId,
-        expect: { lastSubjectSequence: options.expectedSequence },
-        timeout: this.timeoutMs,
-      });
+      ack = await tracedPublish(
+        subject,
+        options.commandId,
+        (headers) =>
+          this.js.publish(subject, encodeCommit(stored), {
+            msgID: options.commandId,
+            expect: { lastSubjectSequence: options.expectedSequence },
+            timeout: this.timeoutMs,
+            headers,
+          }),
+        (published) => published.seq,
+      );
     } catch (error) {
       if (apiErrorCode(error) === WRONG_LAST_SEQUENCE) {
         throw new WrongExpectedSequenceError(subject, options.expectedSequence);

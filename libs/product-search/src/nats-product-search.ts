@@ -1,5 +1,6 @@
 import type { NatsConnection, NatsError } from 'nats';
 import { z } from 'zod';
+import { tracedRequest } from '@shop/tracing';
 import { decodeNestReply, encodeNestRequest } from './nest-nats-packet';
 import { parseProductId, parseProductQuery } from './parse-request';
 import { ProductQuery } from './product-query';
@@ -58,9 +59,12 @@ export class NatsProductSearch implements ProductSearch {
   ): Promise<T> {
     let message;
     try {
-      message = await this.options.nc.request(subject, encodeNestRequest(subject, data), {
-        timeout: this.timeoutMs,
-      });
+      message = await tracedRequest(subject, (headers) =>
+        this.options.nc.request(subject, encodeNestRequest(subject, data), {
+          timeout: this.timeoutMs,
+          headers,
+        }),
+      );
     } catch (error) {
       const code = (error as NatsError).code;
       if (code === 'TIMEOUT') {

@@ -8,6 +8,7 @@ import { decodeBatchItems } from './decode-batch-items';
 import { checkpointSubject, consumerNameFor } from './checkpoint-subject';
 import { AnyKysely, AnyProjection } from './projection';
 import { isTransientError } from './transient-error';
+import { tracedApply } from './traced-apply';
 
 export interface RunnerLogger {
   info(obj: object, msg: string): void;
@@ -306,7 +307,9 @@ export class ProjectionRunner {
       return;
     }
 
-    const outcome = await this.applier.apply(items, this.persisted);
+    const outcome = await tracedApply(this.name, `${store.subjectPrefix}.>`, taken, () =>
+      this.applier.apply(items, this.persisted),
+    );
     this.position = outcome.checkpoint;
     this.persisted = outcome.checkpoint;
     this.persistedAt = Date.now();

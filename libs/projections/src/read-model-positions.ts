@@ -1,4 +1,5 @@
 import type { AggregateName } from '@shop/contracts';
+import { inSpan } from '@shop/tracing';
 import { ConsistencyPositions } from './consistency-token';
 import { PositionTracker } from './position-tracker';
 
@@ -29,7 +30,7 @@ export class ReadModelPositions {
 
   /** Waits (bounded, like a command) until the read models of `aggregate` have applied `sequence`. */
   waitReadable(aggregate: AggregateName, sequence: number): Promise<boolean> {
-    return this.tracker.waitFor(this.readersOf(aggregate), sequence, this.readYourWritesTimeoutMs);
+    return this.tracedWait(aggregate, sequence, this.readersOf(aggregate));
   }
 
   /**
@@ -39,7 +40,7 @@ export class ReadModelPositions {
   async waitForCommit(aggregate: AggregateName, sequence: number): Promise<boolean> {
     const readers = this.readersOf(aggregate);
     const appendedAt = performance.now();
-    const readable = await this.tracker.waitFor(readers, sequence, this.readYourWritesTimeoutMs);
+    const readable = await this.tracedWait(aggregate, sequence, readers);
     if (readers.length === 0) return readable;
     const seconds = (performance.now() - appendedAt) / 1000;
     for (const listener of this.commitWaitListeners) listener({ aggregate, sequence, seconds, readable });
@@ -61,6 +62,21 @@ export class ReadModelPositions {
       this.tracker.waitFor(this.readersOf(aggregate), sequence, timeoutMs),
     );
     return (await Promise.all(waits)).every(Boolean);
+  }
+
+  /** The read-your-writes wait as a span of the command's trace; a timeout is an event naming the laggards. */
+  private tracedWait(aggregate: AggregateName, sequence: number, readers: string[]): Promise<boolean> {
+    if (readers.length === 0) return this.tracker.waitFor(readers, sequence, this.readYourWritesTimeoutMs);
+    const attributes = { 'shop.aggregate': aggregate, 'messaging.nats.stream.sequence': sequence };
+    return inSpan('read-your-writes wait', { attributes }, async (span) => {
+      const readable = await this.tracker.waitFor(readers, sequence, this.readYourWritesTimeoutMs);
+      if (!readable) {
+        span.addEvent('timed out', {
+          reason: `${readers.join(', ')} had not applied ${sequence} within ${this.readYourWritesTimeoutMs} ms`,
+        });
+      }
+      return readable;
+    });
   }
 
   private readersOf(aggregate: AggregateName): string[] {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { backoffMs, defaultRetryPolicy, type RetryPolicy } from '@shop/retry';
+import { inSpan, traceEvent } from '@shop/tracing';
 import { errorFromResponse, ProviderError } from './provider-error';
 
 export interface ProviderHttpOptions {
@@ -48,7 +49,14 @@ export class ProviderHttp {
     this.fetchImpl = options.fetch ?? fetch;
   }
 
-  async send<S extends z.ZodType>(request: ProviderRequest<S>): Promise<ProviderResponse<z.output<S>>> {
+  /** One call as a span of the caller's trace: each attempt is a fetch of its own, each retry an event. */
+  send<S extends z.ZodType>(request: ProviderRequest<S>): Promise<ProviderResponse<z.output<S>>> {
+    return inSpan(`provider ${request.operation}`, {}, () => this.sendWithRetries(request));
+  }
+
+  private async sendWithRetries<S extends z.ZodType>(
+    request: ProviderRequest<S>,
+  ): Promise<ProviderResponse<z.output<S>>> {
     const startedAt = performance.now();
     const deadline = AbortSignal.timeout(this.options.timeoutMs);
     // A POST without an idempotency guarantee may have taken effect before the failure; repeating it could pay twice.
@@ -63,6 +71,7 @@ export class ProviderHttp {
         const delay = this.backoff(attempt);
         const remaining = this.options.timeoutMs - (performance.now() - startedAt);
         if (delay >= remaining) throw error;
+        traceEvent('retry', { attempt, reason: error.message, 'retry.delay_ms': Math.round(delay) });
         await sleep(delay);
       }
     }

@@ -4,6 +4,7 @@ import pg from 'pg';
 import { RecordedEvent } from '@shop/contracts';
 import { EventStore, parseCommit } from '@shop/eventstore';
 import { withCorrelationId } from '@shop/logging';
+import { traceEvent, tracedProcess } from '@shop/tracing';
 import { Reaction } from './reaction';
 import { ParkedReaction, ReactionParking } from './reaction-parking';
 import { UnprocessableEvent } from './unprocessable-event';
@@ -197,7 +198,7 @@ export class ReactionRunner {
       const keepAlive = setInterval(() => message.working(), keepAliveMs);
       const previous = this.tails.get(message.subject) ?? Promise.resolve();
       const work = previous
-        .then(() => this.handle(message))
+        .then(() => tracedProcess(this.options.reaction.name, message, () => this.handle(message)))
         // Only an acknowledgement can throw (its connection closed): the message then comes back.
         .catch((error: unknown) => {
           const entry = { reaction: this.options.reaction.name, sequence: message.seq };
@@ -241,10 +242,12 @@ export class ReactionRunner {
             return;
           }
           logger.error({ ...entry, err: error }, 'reaction gave up; parking the event');
+          traceEvent('parked', { reason: describe(error) });
           await this.park(parking, message, { ...entry, error: describe(error) });
           return;
         }
         logger.warn({ ...entry, delivery: attempt, err: error }, 'reaction failed; retrying');
+        traceEvent('retry', { delivery: attempt, reason: describe(error) });
         await this.pause(retryDelayMs(attempt));
         attempt++;
       }

@@ -1,3 +1,4 @@
+import { tracing } from './tracing';
 import { analyticsEnv, loadConfigOrExit } from '@shop/config';
 import { createLogger } from '@shop/logging';
 import { runService } from '@shop/run-service';
@@ -7,5 +8,5 @@ runService('analytics', async () => {
   const config = loadConfigOrExit(analyticsEnv, 'analytics');
   const logger = createLogger('analytics', config.LOG_LEVEL);
   const analytics = await startAnalytics(config, logger);
-  return { logger, stop: () => analytics.stop() };
+  return { logger, stop: () => analytics.stop().then(() => tracing?.shutdown()) };
 });

@@ -1,3 +1,4 @@
+import { tracing } from './tracing';
 import { chainIndexerEnv, loadConfigOrExit } from '@shop/config';
 import { startChainIndexer } from '@shop/chain-indexer';
 import { createDatabase } from '@shop/db';
@@ -22,6 +23,7 @@ runService('chain-indexer', async () => {
       await indexer.stop();
       await store.nc.drain();
       await database.close();
+      await tracing?.shutdown();
     },
   };
 });

@@ -1,3 +1,4 @@
+import { tracing } from './tracing';
 import { gatewayEnv, loadConfigOrExit } from '@shop/config';
 import { MetricsEndpoint } from '@shop/metrics';
 import { createLogger } from '@shop/logging';
@@ -16,5 +17,5 @@ runService('gateway', async () => {
     },
     'gateway listening',
   );
-  return { logger, stop: () => app.close() };
+  return { logger, stop: () => app.close().then(() => tracing?.shutdown()) };
 });

@@ -1,3 +1,4 @@
+import { tracing } from './tracing';
 import { loadConfigOrExit, projectorEnv } from '@shop/config';
 import { startOpsServer } from '@shop/metrics';
 import { createLogger } from '@shop/logging';
@@ -15,5 +16,5 @@ runService('projector', async () => {
     port: config.METRICS_PORT,
   });
   logger.info({ url: ops.url }, 'projector metrics listening');
-  return { logger, stop: () => Promise.all([ops.close(), projector.stop()]).then(() => undefined) };
+  return { logger, stop: () => Promise.all([ops.close(), projector.stop()]).then(() => tracing?.shutdown()) };
 });

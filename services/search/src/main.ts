@@ -1,3 +1,4 @@
+import { tracing } from './tracing';
 import { loadConfigOrExit, searchEnv } from '@shop/config';
 import { MetricsEndpoint } from '@shop/metrics';
 import { createLogger } from '@shop/logging';
@@ -9,5 +10,5 @@ runService('search', async () => {
   const logger = createLogger('search', config.LOG_LEVEL);
   const { app, url } = await startSearchService(config, logger);
   logger.info({ url, docs: `${url}/api-docs`, metrics: app.get(MetricsEndpoint).url }, 'search listening');
-  return { logger, stop: () => app.close() };
+  return { logger, stop: () => app.close().then(() => tracing?.shutdown()) };
 });

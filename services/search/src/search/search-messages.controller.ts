@@ -1,5 +1,5 @@
 import { Controller, Inject, Type } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
+import { Ctx, MessagePattern, NatsContext, Payload } from '@nestjs/microservices';
 import type { Logger } from '@shop/logging';
 import {
   FindProductReply,
@@ -10,6 +10,7 @@ import {
 } from '@shop/product-search';
 import { toErrorResponse } from '../http/error-response';
 import { LOGGER } from '@shop/service-kit';
+import { tracedReply } from '@shop/tracing';
 import { productSummaryOf, searchQueryOf } from './scraper-translation';
 import { RealtimeSearch } from './realtime-search';
 
@@ -27,8 +28,8 @@ export function searchMessagesController(subjects: { search: string; product: st
     ) {}
 
     @MessagePattern(subjects.search)
-    searchProducts(@Payload() payload: unknown): Promise<SearchProductsReply> {
-      return this.reply(async () => {
+    searchProducts(@Payload() payload: unknown, @Ctx() context: NatsContext): Promise<SearchProductsReply> {
+      return this.reply(context, async () => {
         const result = await this.search.search(searchQueryOf(searchProductsRequestSchema.parse(payload)));
         const { products, total, page, limit, totalPage } = result;
         return { products: products.map(productSummaryOf), total, page, limit, totalPage };
@@ -36,18 +37,20 @@ export function searchMessagesController(subjects: { search: string; product: st
     }
 
     @MessagePattern(subjects.product)
-    findProduct(@Payload() payload: unknown): Promise<FindProductReply> {
-      return this.reply(async () => {
+    findProduct(@Payload() payload: unknown, @Ctx() context: NatsContext): Promise<FindProductReply> {
+      return this.reply(context, async () => {
         const product = await this.search.product(findProductRequestSchema.parse(payload).productId);
         return product ? productSummaryOf(product) : null;
       });
     }
 
+    /** Answered in the requester's trace, from the context its request's headers carry. */
     private async reply<T>(
+      context: NatsContext,
       work: () => Promise<T>,
     ): Promise<{ ok: true; result: T } | { ok: false; error: ReplyError }> {
       try {
-        return { ok: true, result: await work() };
+        return { ok: true, result: await tracedReply(context.getSubject(), context.getHeaders(), work) };
       } catch (error) {
         const response = toErrorResponse(error);
         if (response.unexpected) this.logger.error({ err: error }, 'unhandled error in a search request');

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort, freePorts, ManagedChild, spawnManaged } from './private-process';
@@ -15,11 +15,14 @@ export interface PrivateNatsOptions {
   configFile?: string;
   /** The server's environment beyond the test process's own: what the configuration's `$VARIABLES` read. */
   env?: Record<string, string>;
+  /** A store kept across runs (created when missing); a temporary one, deleted on `close`, when unset. */
+  storeDir?: string;
 }
 
 /**
  * A nats-server with JetStream of one test's own, on a loopback port and a temporary store
- * directory. Never the machine's shared server: a test may stop and restart this one at will.
+ * directory (never the machine's shared server: a test may stop and restart this one at will),
+ * or `npm start`'s own when none answers, on the configured port and a store it keeps.
  */
 export interface PrivateNats {
   readonly url: string;
@@ -39,7 +42,8 @@ export interface PrivateNats {
 export async function startPrivateNats(options: PrivateNatsOptions = {}): Promise<PrivateNats> {
   const port = options.port ?? (await freePort());
   const name = options.name ?? `private-${port}`;
-  const storeDir = mkdtempSync(join(tmpdir(), `nats-${name}-`));
+  const storeDir = options.storeDir ?? mkdtempSync(join(tmpdir(), `nats-${name}-`));
+  mkdirSync(storeDir, { recursive: true });
   const args = [
     ...(options.configFile ? ['-c', options.configFile] : []),
     '-a',
@@ -86,7 +90,7 @@ export async function startPrivateNats(options: PrivateNatsOptions = {}): Promis
     output: () => server?.output() ?? '',
     async close() {
       await server?.stop('SIGKILL');
-      rmSync(storeDir, { recursive: true, force: true });
+      if (!options.storeDir) rmSync(storeDir, { recursive: true, force: true });
     },
   };
 }

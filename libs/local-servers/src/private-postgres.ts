@@ -1,5 +1,5 @@
 import { execFile, execFileSync } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { freePort } from './private-process';
@@ -23,8 +23,9 @@ export type PostgresStopMode = 'smart' | 'fast' | 'immediate';
 
 /**
  * A PostgreSQL cluster of one test's own: a temporary data directory, a loopback port, trust
- * auth and a socket directory in /tmp. Postgres refuses to run as root, so as root it runs as
- * the `postgres` OS user (runuser). Never the machine's shared server.
+ * auth and a socket directory in /tmp (never the machine's shared server); or `npm start`'s own
+ * when none answers, kept under a folder. Postgres refuses to run as root, so as root it runs as
+ * the `postgres` OS user (runuser).
  */
 export interface PrivatePostgres {
   readonly port: number;
@@ -55,11 +56,22 @@ function postgresUser(): OsUser | null {
 const live = new Set<() => void>();
 let exitHookInstalled = false;
 
-export async function startPrivatePostgres(options: { port?: number } = {}): Promise<PrivatePostgres> {
+export interface PrivatePostgresOptions {
+  port?: number;
+  /**
+   * A cluster kept across runs under this folder (created on the first start), synced to disk
+   * as usual; a temporary one without fsync, deleted on `close`, when unset.
+   */
+  baseDir?: string;
+}
+
+export async function startPrivatePostgres(options: PrivatePostgresOptions = {}): Promise<PrivatePostgres> {
   const bin = postgresBinDir();
   const user = postgresUser();
   const port = options.port ?? (await freePort());
-  const base = mkdtempSync('/tmp/pg-private-');
+  const kept = options.baseDir !== undefined;
+  const base = options.baseDir ?? mkdtempSync('/tmp/pg-private-');
+  mkdirSync(base, { recursive: true });
   const dataDir = join(base, 'data');
   const logFile = join(base, 'server.log');
   if (user) chownSync(base, user.uid, user.gid);
@@ -69,25 +81,26 @@ export async function startPrivatePostgres(options: { port?: number } = {}): Pro
       ? run('runuser', ['-u', 'postgres', '--', join(bin, binary), ...args], { cwd: base })
       : run(join(bin, binary), args, { cwd: base });
 
-  await asPostgres('initdb', [
-    '-D',
-    dataDir,
-    '-A',
-    'trust',
-    '-U',
-    'postgres',
-    '-E',
-    'UTF8',
-    '--locale=C',
-    '--no-sync',
-  ]);
+  if (!existsSync(join(dataDir, 'PG_VERSION'))) {
+    await asPostgres('initdb', [
+      '-D',
+      dataDir,
+      '-A',
+      'trust',
+      '-U',
+      'postgres',
+      '-E',
+      'UTF8',
+      '--locale=C',
+      '--no-sync',
+    ]);
+  }
   let running = false;
   const serverOptions = [
     `-p ${port}`,
     `-k ${base}`,
     '-c listen_addresses=127.0.0.1',
-    '-c fsync=off',
-    '-c full_page_writes=off',
+    ...(kept ? [] : ['-c fsync=off', '-c full_page_writes=off']),
     '-c max_connections=200',
   ].join(' ');
 
@@ -131,7 +144,7 @@ export async function startPrivatePostgres(options: { port?: number } = {}): Pro
       stopNow();
       running = false;
       live.delete(stopNow);
-      rmSync(base, { recursive: true, force: true });
+      if (!kept) rmSync(base, { recursive: true, force: true });
     },
   };
   await handle.start();

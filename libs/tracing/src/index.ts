@@ -1,0 +1,5 @@
+export * from './trace-process';
+export * from './bus-context';
+export * from './spans';
+export * from './messaging-spans';
+export * from './trace-collector';

@@ -1,0 +1,73 @@
+import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { registerInstrumentations, type Instrumentation } from '@opentelemetry/instrumentation';
+import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
+import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
+import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
+import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
+import { resourceFromAttributes } from '@opentelemetry/resources';
+import {
+  BatchSpanProcessor,
+  ConsoleSpanExporter,
+  NodeTracerProvider,
+  type SpanProcessor,
+} from '@opentelemetry/sdk-trace-node';
+import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
+import { enabledInstrumentations, tracesExporter, type TracingConfig } from '@shop/config';
+import type { Tracing } from './trace-process';
+
+/** Probes and scrapes every few seconds would bury the requests in their own spans. */
+const operationalPaths = /^\/(metrics|health|ready)(\?|$)/;
+
+/** The instrumentations by the names OTEL_NODE_ENABLED_INSTRUMENTATIONS uses. */
+const available: Record<string, () => Instrumentation> = {
+  http: () =>
+    new HttpInstrumentation({
+      ignoreIncomingRequestHook: (request) => operationalPaths.test(request.url ?? ''),
+    }),
+  undici: () => new UndiciInstrumentation(),
+  pg: () => new PgInstrumentation({ requireParentSpan: true, ignoreConnectSpans: true }),
+  ioredis: () => new IORedisInstrumentation({ requireParentSpan: true }),
+};
+
+/**
+ * Installs the tracer provider, the W3C propagator and the `instrumentations` named, exporting
+ * through `processor`. pg and ioredis are traced only inside a request or a message: the pools'
+ * background queries would make traces of their own.
+ */
+export function installTracing(
+  serviceName: string,
+  processor: SpanProcessor,
+  instrumentations: readonly string[],
+): Tracing {
+  const provider = new NodeTracerProvider({
+    resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: serviceName }),
+    spanProcessors: [processor],
+  });
+  provider.register();
+  const uninstall = registerInstrumentations({
+    tracerProvider: provider,
+    instrumentations: instrumentations.flatMap((name) => available[name]?.() ?? []),
+  });
+  return {
+    flush: () => provider.forceFlush(),
+    async shutdown() {
+      uninstall();
+      await provider.shutdown();
+    },
+  };
+}
+
+/**
+ * Starts tracing as the OTEL_* variables say, or returns null when no exporter is configured
+ * (tracing is then off: the API's no-op tracer, nothing instrumented). Called before the process
+ * loads http, pg or ioredis, so their instrumentations see them loaded.
+ */
+export function startTracing(service: string, config: TracingConfig): Tracing | null {
+  const exporter = tracesExporter(config);
+  if (!exporter) return null;
+  return installTracing(
+    config.OTEL_SERVICE_NAME ?? service,
+    new BatchSpanProcessor(exporter === 'console' ? new ConsoleSpanExporter() : new OTLPTraceExporter()),
+    enabledInstrumentations(config),
+  );
+}

@@ -1,0 +1,43 @@
+import type { MsgHdrs } from 'nats';
+import { describe, expect, it } from 'vitest';
+import { recordSpans } from '@shop/testing';
+import { tracedPublish } from '../src';
+
+const publishCapturing = async (subject: string) => {
+  let sent: MsgHdrs | undefined;
+  await tracedPublish(
+    subject,
+    'command-1',
+    async (headers) => {
+      sent = headers;
+      return { seq: 9 };
+    },
+    (ack) => ack.seq,
+  );
+  return sent!;
+};
+
+describe('the trace context of an appended commit', () => {
+  it('is not sent while tracing is off', async () => {
+    const headers = await publishCapturing('shop.cart.c1');
+    expect(headers.has('traceparent')).toBe(false);
+  });
+
+  it('is the W3C traceparent of the publish span while tracing is on', async () => {
+    const recorder = recordSpans();
+    try {
+      const headers = await publishCapturing('shop.cart.c1');
+      const publish = recorder.span('publish shop.cart.*');
+      const { traceId, spanId } = publish.spanContext();
+      expect(headers.get('traceparent')).toBe(`00-${traceId}-${spanId}-01`);
+      expect(publish.attributes).toMatchObject({
+        'messaging.destination.name': 'shop.cart.c1',
+        'messaging.destination.template': 'shop.cart.*',
+        'messaging.message.id': 'command-1',
+        'messaging.nats.stream.sequence': 9,
+      });
+    } finally {
+      await recorder.stop();
+    }
+  });
+});
