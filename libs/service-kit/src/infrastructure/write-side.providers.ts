@@ -1,6 +1,6 @@
 import type { Provider } from '@nestjs/common';
 import type { AggregateName } from '@shop/contracts';
-import { Aggregates, CommandExecutor, DeciderRunner } from '@shop/commands';
+import { AggregateCacheBounds, Aggregates, CommandExecutor, DeciderRunner } from '@shop/commands';
 import type { EventStore } from '@shop/eventstore';
 import { PositionTracker, ReadModelPositions } from '@shop/projections';
 import { EVENT_STORE, POSITION_TRACKER } from '../tokens';
@@ -8,10 +8,12 @@ import { EVENT_STORE, POSITION_TRACKER } from '../tokens';
 /**
  * The write side on the process's event store, given read-your-writes as the positions of the
  * projections that read each aggregate (`readers`): a command answers once its write is readable.
+ * `aggregateCache` bounds the folded aggregates the runner keeps between commands.
  */
 export function writeSideProviders(
   readers: readonly { name: string; aggregates: readonly AggregateName[] }[],
   readYourWritesTimeoutMs: number,
+  aggregateCache: AggregateCacheBounds,
 ): Provider[] {
   return [
     {
@@ -24,7 +26,7 @@ export function writeSideProviders(
       provide: CommandExecutor,
       inject: [EVENT_STORE, ReadModelPositions],
       useFactory: (store: EventStore, positions: ReadModelPositions) =>
-        new CommandExecutor(new DeciderRunner(store), positions),
+        new CommandExecutor(new DeciderRunner(store, { cache: aggregateCache }), positions),
     },
     {
       provide: Aggregates,
