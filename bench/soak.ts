@@ -141,6 +141,8 @@ async function main(): Promise<void> {
     const minutesDone: Record<string, unknown>[] = [];
     let paused: Promise<void> | null = null;
     const firstErrors: string[] = [];
+    /** Failures by route and status, e.g. `POST /api/cart 503`. */
+    const errorsByKind: Record<string, number> = {};
     const started = Date.now();
     const deadline = started + minutes * 60_000;
     let searchClient = 0;
@@ -159,6 +161,8 @@ async function main(): Promise<void> {
       if (!okStatus) {
         minute.errors++;
         minute.firstError ??= `${what} -> ${res.status} ${res.text.slice(0, 200)}`;
+        const kind = `${what.replace(/[0-9a-f-]{36}|B0\d{8}|\?.*$/g, ':id')} ${res.status}`;
+        errorsByKind[kind] = (errorsByKind[kind] ?? 0) + 1;
         if (firstErrors.length < 20) firstErrors.push(`${what} -> ${res.status} ${res.text.slice(0, 200)}`);
       }
       return res;
@@ -319,11 +323,14 @@ async function main(): Promise<void> {
         }
       }),
     );
+    const loadEnded = Date.now();
     running = false;
     await sampler;
     if (minute.requests > 0) closeMinute(minutesDone.length + 1);
 
-    const lastHalf = minutesDone.slice(Math.floor(minutesDone.length / 2));
+    // Whole minutes under load only: the last, partial one is not a minute of the soak.
+    const loaded = minutesDone.filter((m) => (m.minute as number) <= minutes);
+    const lastHalf = loaded.slice(Math.floor(loaded.length / 2));
     const summary: Record<string, unknown> = {
       startedAt: startedAt.toISOString(),
       finishedAt: new Date().toISOString(),
@@ -333,16 +340,17 @@ async function main(): Promise<void> {
       maxOldSpaceSizeMiB: maxOldSpace || null,
       requests: minutesDone.reduce((s, m) => s + (m.requests as number), 0),
       achievedRps: round(
-        minutesDone.reduce((s, m) => s + (m.requests as number), 0) / ((Date.now() - started) / 1000),
+        minutesDone.reduce((s, m) => s + (m.requests as number), 0) / ((loadEnded - started) / 1000),
       ),
       errors: minutesDone.reduce((s, m) => s + (m.errors as number), 0),
+      errorsByKind,
       firstErrors,
       minutesFile: linesFile,
     };
     for (const { name } of services) {
       const rss = lastHalf.map((m) => (m[name] as { rssMiB: number }).rssMiB);
       const floors = lastHalf.map((m) => (m[name] as { heapFloorMiB: number }).heapFloorMiB);
-      const all = minutesDone.map((m) => (m[name] as { rssMiB: number }).rssMiB);
+      const all = loaded.map((m) => (m[name] as { rssMiB: number }).rssMiB);
       summary[name] = {
         rssFirstMinuteMiB: all[0],
         rssLastMiB: all.at(-1),
