@@ -23,10 +23,15 @@ export function writeSideProviders(
         new ReadModelPositions(tracker, readers, readYourWritesTimeoutMs),
     },
     {
+      provide: DeciderRunner,
+      inject: [EVENT_STORE],
+      useFactory: (store: EventStore) => new DeciderRunner(store, { cache: aggregateCache }),
+    },
+    {
       provide: CommandExecutor,
-      inject: [EVENT_STORE, ReadModelPositions],
-      useFactory: (store: EventStore, positions: ReadModelPositions) =>
-        new CommandExecutor(new DeciderRunner(store, { cache: aggregateCache }), positions),
+      inject: [DeciderRunner, ReadModelPositions],
+      useFactory: (runner: DeciderRunner, positions: ReadModelPositions) =>
+        new CommandExecutor(runner, positions),
     },
     {
       provide: Aggregates,
