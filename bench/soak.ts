@@ -66,6 +66,8 @@ interface Minute {
   heap: Record<string, number[]>;
   rss: Record<string, number[]>;
   external: Record<string, number[]>;
+  /** The command side's aggregate cache (aggregate_cache_bytes), last reading. */
+  aggregateCache: Record<string, number>;
   lag: number[];
 }
 
@@ -76,6 +78,7 @@ const emptyMinute = (): Minute => ({
   heap: {},
   rss: {},
   external: {},
+  aggregateCache: {},
   lag: [],
 });
 const round = (n: number) => Math.round(n * 10) / 10;
@@ -191,6 +194,8 @@ async function main(): Promise<void> {
       if (used !== undefined && used > 0) (minute.heap[service.name] ??= []).push(mib(used));
       const external = sampleValue(samples, 'nodejs_external_memory_bytes');
       if (external !== undefined && external > 0) (minute.external[service.name] ??= []).push(mib(external));
+      const cached = samples.find((sample) => sample.name === 'aggregate_cache_bytes');
+      if (cached) minute.aggregateCache[service.name] = mib(cached.value);
     };
 
     const closeMinute = (index: number) => {
@@ -216,6 +221,9 @@ async function main(): Promise<void> {
           heapFloorMiB: m.heap[name]?.length ? round(Math.min(...m.heap[name])) : null,
           heapPeakMiB: m.heap[name]?.length ? round(Math.max(...m.heap[name])) : null,
           externalMiB: m.external[name]?.length ? round(Math.min(...m.external[name])) : null,
+          ...(m.aggregateCache[name] !== undefined
+            ? { aggregateCacheMiB: round(m.aggregateCache[name]) }
+            : {}),
         };
       }
       minutesDone.push(line);
@@ -287,7 +295,12 @@ async function main(): Promise<void> {
               '/api/orders',
               '/api/onboarding/status',
             ];
-            await call(client, 'GET', reads[i % reads.length]!);
+            const path = reads[i % reads.length]!;
+            const res = await call(client, 'GET', path);
+            // The client's view of its cart follows what the server says, as a browser's does: an
+            // add whose answer was lost, or an order that failed and gave its item back, counts.
+            if (path === '/api/cart' && res.status === 200)
+              items.splice(0, items.length, ...(res.json.items as { id: string }[]).map((item) => item.id));
           } else if (roll < 65) {
             if (items.length >= 6) await call(client, 'DELETE', `/api/cart/${items.shift()}`);
             else {
