@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { RecordedEvent } from '@shop/contracts';
 import { Aggregate } from '@shop/domain';
 import { CommitMetadata, EventStore, WrongExpectedSequenceError } from '@shop/eventstore';
-import { AggregateCache, CachedAggregate } from './aggregate-cache';
+import { AggregateCache, AggregateCacheBounds, CachedAggregate } from './aggregate-cache';
 import { ConcurrencyExhaustedError } from './errors';
 
 /** What the runner needs of an event store; an in-memory one serves the unit tests. */
@@ -29,25 +29,37 @@ export interface CommandOutcome<E extends AnyEvent, S> {
 
 export interface DeciderRunnerOptions {
   maxAttempts?: number;
-  cacheCapacity?: number;
+  /** The bounds of the folded aggregates kept between commands, all aggregate types together. */
+  cache?: AggregateCacheBounds;
 }
+
+/** The runner's cache bounds when none are given (AGGREGATE_CACHE_MAX_ENTRIES and _BYTES default to these). */
+export const defaultAggregateCacheBounds: AggregateCacheBounds = {
+  maxEntries: 20_000,
+  maxBytes: 64 * 2 ** 20,
+};
 
 /**
  * Load, decide, append; on a concurrent write, reload and decide again. The decider sees
  * the state it is appended against, so no invariant can be broken by a race.
  */
 export class DeciderRunner {
-  private readonly caches = new WeakMap<object, AggregateCache<unknown>>();
+  /** Keyed by subject, which names the aggregate type and id. */
+  private readonly cache: AggregateCache<unknown>;
   private readonly queues = new Map<string, Promise<unknown>>();
   private readonly maxAttempts: number;
-  private readonly cacheCapacity: number;
 
   constructor(
     private readonly store: AggregateStore,
     options: DeciderRunnerOptions = {},
   ) {
     this.maxAttempts = options.maxAttempts ?? 16;
-    this.cacheCapacity = options.cacheCapacity ?? 10_000;
+    this.cache = new AggregateCache(options.cache ?? defaultAggregateCacheBounds);
+  }
+
+  /** How much the aggregate cache holds (a gauge for operators, and the bound's tests). */
+  get cached(): { entries: number; bytes: number } {
+    return { entries: this.cache.size, bytes: this.cache.bytes };
   }
 
   /**
@@ -79,7 +91,7 @@ export class DeciderRunner {
   ): Promise<CommandOutcome<E, S>> {
     const { aggregate, subject } = instance;
     const { decider } = aggregate;
-    const cache = this.cacheFor<S>(decider);
+    const cache = this.cacheFor<S>();
     let current = cache.get(subject);
     let fresh = false;
     if (!current) {
@@ -163,7 +175,7 @@ export class DeciderRunner {
     aggregateId: string,
   ): Promise<{ state: S; version: number }> {
     const instance = this.instanceOf(aggregate, aggregateId);
-    const cache = this.cacheFor<S>(aggregate.decider);
+    const cache = this.cacheFor<S>();
     const current = await this.catchUp(instance, cache.get(instance.subject));
     cache.set(instance.subject, current);
     return { state: current.state, version: current.version };
@@ -187,12 +199,7 @@ export class DeciderRunner {
     return { state, version: loaded.version, commands };
   }
 
-  private cacheFor<S>(decider: object): AggregateCache<S> {
-    let cache = this.caches.get(decider);
-    if (!cache) {
-      cache = new AggregateCache<unknown>(this.cacheCapacity);
-      this.caches.set(decider, cache);
-    }
-    return cache as AggregateCache<S>;
+  private cacheFor<S>(): AggregateCache<S> {
+    return this.cache as AggregateCache<S>;
   }
 }

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { chainNetwork, reconcileIntervalMs, suiAddress, suiCoinType } from './chain-config';
 import { port, sqlIdentifier, url } from './env-types';
 import { sharedEnv } from './shared-config';
+import { writeSideFields } from './write-side-config';
 
 /** Public full-node endpoints, the RPC default when CHAIN_RPC_URL is not set. */
 const DEFAULT_CHAIN_RPC_URLS = {
@@ -32,6 +33,7 @@ export const searchEnv = sharedEnv
     /** The service's own Postgres schema: projection bookkeeping and the transaction records. */
     SEARCH_SCHEMA: sqlIdentifier.default('search'),
     READ_YOUR_WRITES_TIMEOUT_MS: z.coerce.number().int().min(0).max(10_000).default(1000),
+    ...writeSideFields,
     CHAIN_NETWORK: chainNetwork.default('testnet'),
     CHAIN_RPC_URL: url.optional(),
     /** Absent disables payment verification, as the spec allows; search still runs. */

@@ -1,6 +1,6 @@
 import type { Provider } from '@nestjs/common';
 import type { AggregateName } from '@shop/contracts';
-import { Aggregates, CommandExecutor, DeciderRunner } from '@shop/commands';
+import { AggregateCacheBounds, Aggregates, CommandExecutor, DeciderRunner } from '@shop/commands';
 import type { EventStore } from '@shop/eventstore';
 import { PositionTracker, ReadModelPositions } from '@shop/projections';
 import { EVENT_STORE, POSITION_TRACKER } from '../tokens';
@@ -8,10 +8,12 @@ import { EVENT_STORE, POSITION_TRACKER } from '../tokens';
 /**
  * The write side on the process's event store, given read-your-writes as the positions of the
  * projections that read each aggregate (`readers`): a command answers once its write is readable.
+ * `aggregateCache` bounds the folded aggregates the runner keeps between commands.
  */
 export function writeSideProviders(
   readers: readonly { name: string; aggregates: readonly AggregateName[] }[],
   readYourWritesTimeoutMs: number,
+  aggregateCache: AggregateCacheBounds,
 ): Provider[] {
   return [
     {
@@ -21,10 +23,15 @@ export function writeSideProviders(
         new ReadModelPositions(tracker, readers, readYourWritesTimeoutMs),
     },
     {
+      provide: DeciderRunner,
+      inject: [EVENT_STORE],
+      useFactory: (store: EventStore) => new DeciderRunner(store, { cache: aggregateCache }),
+    },
+    {
       provide: CommandExecutor,
-      inject: [EVENT_STORE, ReadModelPositions],
-      useFactory: (store: EventStore, positions: ReadModelPositions) =>
-        new CommandExecutor(new DeciderRunner(store), positions),
+      inject: [DeciderRunner, ReadModelPositions],
+      useFactory: (runner: DeciderRunner, positions: ReadModelPositions) =>
+        new CommandExecutor(runner, positions),
     },
     {
       provide: Aggregates,
