@@ -6,6 +6,8 @@ export interface CachedAggregate<S> {
   version: number;
   /** Command ids already stored on this subject, so an idempotent retry finds its commit. */
   commands: Map<string, number>;
+  /** Commits folded since the aggregate's last snapshot (written or loaded), so one is taken every K. */
+  sinceSnapshot: number;
 }
 
 export interface AggregateCacheBounds {

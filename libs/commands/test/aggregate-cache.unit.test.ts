@@ -11,6 +11,7 @@ function aggregate(notes: number, length: number, commands = 1): CachedAggregate
     state: { notes: Array.from({ length: notes }, (_, i) => `${i}`.padEnd(length, 'x')) },
     version: notes,
     commands: new Map(Array.from({ length: commands }, (_, i) => [`command-${i}`.padEnd(36, '0'), i + 1])),
+    sinceSnapshot: 0,
   };
 }
 

@@ -34,7 +34,7 @@ const decider: Decider<Command, Named, State> = {
   },
 };
 
-const user = defineAggregate('user', decider);
+const user = defineAggregate('user', decider, { snapshotVersion: 1 });
 
 const meta = (commandId: string) => ({ commandId, correlationId: 'c', actor: systemActor });
 const id = '00000000-0000-4000-8000-000000000001';

@@ -34,6 +34,7 @@ import {
 import { DataKeys } from './data-keys';
 import { holdsPersonalData, sealEnvelope } from './personal-data-cipher';
 import { EventStoreUnavailableError, WrongExpectedSequenceError } from './errors';
+import { KvSnapshotStore } from './snapshot-store';
 import { eventStreamConfig } from './stream-definition';
 
 export interface EventStoreOptions {
@@ -106,6 +107,8 @@ export class EventStore {
   readonly subjectPrefix: string;
   readonly catalogue: EventCatalogue;
   readonly dataKeys: DataKeys | null;
+  /** Aggregate snapshots, in the key-value bucket `<stream>_snapshots`: never the source of truth. */
+  readonly snapshots: KvSnapshotStore;
   private readonly timeoutMs: number;
   private readonly appendListeners = new Set<(events: readonly RecordedEvent[]) => void>();
   /** False between a disconnect and the reconnect: calls then fail at once instead of waiting out the timeout. */
@@ -123,6 +126,12 @@ export class EventStore {
     this.catalogue = options.catalogue;
     this.dataKeys = options.dataKeys ?? null;
     this.timeoutMs = options.timeoutMs ?? 5000;
+    this.snapshots = new KvSnapshotStore(
+      this.js,
+      `${options.stream}_snapshots`,
+      this.dataKeys,
+      options.replicas ?? 1,
+    );
     void this.watchConnection();
   }
 
@@ -149,7 +158,10 @@ export class EventStore {
     return new EventStore(nc, jsm, options);
   }
 
-  /** Creates the stream, or updates it to the definition in infra/ when it exists. */
+  /**
+   * Creates the stream, or updates it to the definition in infra/ when it exists, and the
+   * aggregate snapshots' bucket beside it.
+   */
   async ensureStream(): Promise<void> {
     const config = eventStreamConfig({
       stream: this.stream,
@@ -163,6 +175,7 @@ export class EventStore {
       if ((error as NatsError).code !== '404' && apiErrorCode(error) !== 10059) throw error;
       await this.jsm.streams.add(config);
     }
+    await this.snapshots.ensure();
   }
 
   subject(aggregate: AggregateName, id: string): string {
