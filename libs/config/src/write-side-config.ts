@@ -12,4 +12,9 @@ export const writeSideFields = {
     .int()
     .min(0)
     .default(64 * 2 ** 20),
+  /**
+   * Commits of one aggregate between two snapshots of its state, so a cold load folds at most
+   * this many commits after the latest snapshot; 0 takes none and folds the whole history.
+   */
+  AGGREGATE_SNAPSHOT_EVERY: z.coerce.number().int().min(0).default(32),
 };
