@@ -315,6 +315,23 @@ describe('aggregate snapshots', () => {
     expect(errors).toHaveLength(4);
   });
 
+  it('a snapshot whose last commit is not in the stream (a stream made again under its name) is ignored', async () => {
+    const store = new InMemoryStore();
+    const snapshots = new InMemorySnapshots();
+    const kind = kinds[0]!;
+    const writer = new DeciderRunner(store, { snapshots: { store: snapshots, every: 1 } });
+    await runAll(writer, kind, kind.commands.slice(0, 3));
+    await writer.snapshotsWritten();
+    const stored = snapshots.entries.get(`cart.${kind.id}`)!;
+    snapshots.entries.set(`cart.${kind.id}`, { ...stored, version: 999 });
+    const errors: unknown[] = [];
+    const cold = new DeciderRunner(store, {
+      snapshots: { store: snapshots, every: 100, onError: (error) => errors.push(error) },
+    });
+    expect(await cold.state(kind.aggregate, kind.id)).toEqual(await folded(store, kind));
+    expect(errors).toHaveLength(1);
+  });
+
   it('a snapshot that cannot be written fails no command', async () => {
     const store = new InMemoryStore();
     const snapshots = new InMemorySnapshots();
