@@ -79,6 +79,8 @@ const settings: Record<string, string> = {
   LOG_LEVEL: 'warn',
   // The spec's 30 requests per minute per user would throttle the load within a second.
   RATE_LIMIT_RPM: '100000000',
+  // As deployed (libs/config's default); the growth phase's cold loads read the snapshots.
+  AGGREGATE_SNAPSHOT_EVERY: '32',
   DATABASE_URL: databaseUrl,
   NATS_URL: natsUrl,
 };
@@ -178,6 +180,7 @@ async function main(): Promise<void> {
       users: await onboardUsers(api, stack.provider, concurrency * usersPerWorker, 16, names.runId),
       db,
       databaseUrl,
+      snapshotEvery: Number(settings.AGGREGATE_SNAPSHOT_EVERY),
       openStore: async (suffix) =>
         EventStore.create(nc, {
           stream: `${names.stream}_${suffix}`.toUpperCase(),
@@ -304,6 +307,7 @@ async function cleanUp(nc: Awaited<ReturnType<typeof connectNats>>, db: Kysely<u
   const jsm = await nc.jetstreamManager();
   for (const suffix of ['', '_RAW', '_RB', '_GR', '_IDLE']) {
     await jsm.streams.delete(`${names.stream}${suffix}`).catch(() => undefined);
+    await jsm.streams.delete(`KV_${names.stream}${suffix}_snapshots`).catch(() => undefined);
   }
   for (const suffix of [
     '',

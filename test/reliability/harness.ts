@@ -365,12 +365,16 @@ export class Stack {
     await this.provider.close().catch(() => undefined);
     if (this.storeHandle) {
       await this.storeHandle.store.jsm.streams.delete(this.env.stream).catch(() => undefined);
+      await this.storeHandle.store.jsm.streams
+        .delete(`KV_${this.storeHandle.store.snapshots.bucket}`)
+        .catch(() => undefined);
       await this.storeHandle.nc.close().catch(() => undefined);
     } else {
       const nc = await connectNats(this.natsSettings(), 'reliability-cleanup').catch(() => null);
       if (nc) {
         const jsm = await nc.jetstreamManager({ timeout: 2000 }).catch(() => null);
         await jsm?.streams.delete(this.env.stream).catch(() => undefined);
+        await jsm?.streams.delete(`KV_${this.env.stream}_snapshots`).catch(() => undefined);
         await nc.close().catch(() => undefined);
       }
     }

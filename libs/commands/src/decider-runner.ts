@@ -1,9 +1,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { RecordedEvent } from '@shop/contracts';
 import { Aggregate } from '@shop/domain';
-import { CommitMetadata, EventStore, WrongExpectedSequenceError } from '@shop/eventstore';
-import { AggregateCache, CachedAggregate } from './aggregate-cache';
+import { CommitMetadata, EventStore, SnapshotStore, WrongExpectedSequenceError } from '@shop/eventstore';
+import { z } from 'zod';
+import { AggregateCache, AggregateCacheBounds, CachedAggregate } from './aggregate-cache';
 import { ConcurrencyExhaustedError } from './errors';
+import { decodeState, encodeState, hasShapeOf } from './snapshot-codec';
 
 /** What the runner needs of an event store; an in-memory one serves the unit tests. */
 export type AggregateStore = Pick<EventStore, 'subject' | 'append' | 'load' | 'lastSequence' | 'readCommit'>;
@@ -29,25 +31,67 @@ export interface CommandOutcome<E extends AnyEvent, S> {
 
 export interface DeciderRunnerOptions {
   maxAttempts?: number;
-  cacheCapacity?: number;
+  /** The bounds of the folded aggregates kept between commands, all aggregate types together. */
+  cache?: AggregateCacheBounds;
+  /** Snapshots of the folded aggregates, so a cold load folds only the commits after the latest. */
+  snapshots?: SnapshotOptions;
 }
+
+export interface SnapshotOptions {
+  store: SnapshotStore;
+  /** Commits of one aggregate between two snapshots of it (AGGREGATE_SNAPSHOT_EVERY); 0 takes none. */
+  every: number;
+  /** A snapshot that could not be written or read: the command went on without it. */
+  onError?: (error: unknown, subject: string) => void;
+}
+
+/**
+ * The command ids a snapshot remembers, the latest ones. A command id repeated from further back
+ * is still stored once by the stream's duplicate window (Nats-Msg-Id, 2 minutes); past both, the
+ * decider sees it as a new command (docs/operations.md, Snapshots).
+ */
+export const SNAPSHOT_COMMAND_IDS = 128;
+
+const snapshotBody = z.strictObject({
+  state: z.looseObject({}),
+  commands: z.array(z.tuple([z.string(), z.number().int().positive()])).max(SNAPSHOT_COMMAND_IDS),
+});
+
+/** The runner's cache bounds when none are given (AGGREGATE_CACHE_MAX_ENTRIES and _BYTES default to these). */
+export const defaultAggregateCacheBounds: AggregateCacheBounds = {
+  maxEntries: 20_000,
+  maxBytes: 64 * 2 ** 20,
+};
 
 /**
  * Load, decide, append; on a concurrent write, reload and decide again. The decider sees
  * the state it is appended against, so no invariant can be broken by a race.
  */
 export class DeciderRunner {
-  private readonly caches = new WeakMap<object, AggregateCache<unknown>>();
+  /** Keyed by subject, which names the aggregate type and id. */
+  private readonly cache: AggregateCache<unknown>;
   private readonly queues = new Map<string, Promise<unknown>>();
   private readonly maxAttempts: number;
-  private readonly cacheCapacity: number;
+  private readonly snapshots: SnapshotOptions | null;
+  private readonly snapshotWrites = new Set<Promise<void>>();
 
   constructor(
     private readonly store: AggregateStore,
     options: DeciderRunnerOptions = {},
   ) {
     this.maxAttempts = options.maxAttempts ?? 16;
-    this.cacheCapacity = options.cacheCapacity ?? 10_000;
+    this.cache = new AggregateCache(options.cache ?? defaultAggregateCacheBounds);
+    this.snapshots = options.snapshots && options.snapshots.every > 0 ? options.snapshots : null;
+  }
+
+  /** Until the snapshots taken so far are written (or failed): for tests and the bench. */
+  async snapshotsWritten(): Promise<void> {
+    while (this.snapshotWrites.size > 0) await Promise.all(this.snapshotWrites);
+  }
+
+  /** How much the aggregate cache holds (a gauge for operators, and the bound's tests). */
+  get cached(): { entries: number; bytes: number } {
+    return { entries: this.cache.size, bytes: this.cache.bytes };
   }
 
   /**
@@ -79,7 +123,7 @@ export class DeciderRunner {
   ): Promise<CommandOutcome<E, S>> {
     const { aggregate, subject } = instance;
     const { decider } = aggregate;
-    const cache = this.cacheFor<S>(decider);
+    const cache = this.cacheFor<S>();
     let current = cache.get(subject);
     let fresh = false;
     if (!current) {
@@ -138,7 +182,14 @@ export class DeciderRunner {
         // would cost O(history); commands on one subject are serialised here, so it is safe
         // to extend in place.
         current.commands.set(meta.commandId, result.sequence);
-        cache.set(subject, { state, version: result.sequence, commands: current.commands });
+        const next = {
+          state,
+          version: result.sequence,
+          commands: current.commands,
+          sinceSnapshot: current.sinceSnapshot + 1,
+        };
+        cache.set(subject, next);
+        this.snapshotIfDue(instance, next);
         return {
           events: result.events as RecordedEvent<E>[],
           state,
@@ -163,7 +214,7 @@ export class DeciderRunner {
     aggregateId: string,
   ): Promise<{ state: S; version: number }> {
     const instance = this.instanceOf(aggregate, aggregateId);
-    const cache = this.cacheFor<S>(aggregate.decider);
+    const cache = this.cacheFor<S>();
     const current = await this.catchUp(instance, cache.get(instance.subject));
     cache.set(instance.subject, current);
     return { state: current.state, version: current.version };
@@ -174,25 +225,102 @@ export class DeciderRunner {
   }
 
   private async catchUp<C, E extends AnyEvent, S>(
-    { aggregate: { name, decider }, id }: Instance<C, E, S>,
+    instance: Instance<C, E, S>,
     from: CachedAggregate<S> | undefined,
   ): Promise<CachedAggregate<S>> {
-    const loaded = await this.store.load(name, id, from?.version ?? 0);
-    let state = from?.state ?? decider.initialState();
-    const commands = new Map(from?.commands);
+    const {
+      aggregate: { name, decider },
+      id,
+    } = instance;
+    const start = from ?? (await this.fromSnapshot(instance));
+    let loaded = await this.store.load(name, id, start && !from ? start.version - 1 : (start?.version ?? 0));
+    let base = start;
+    if (start && !from) {
+      // The snapshot's own last commit is read again: it must be on this subject, or the snapshot
+      // is of another history (a stream deleted and made again under its name) and is not used.
+      const [first] = loaded.events;
+      if (first?.sequence === start.version) {
+        loaded = { ...loaded, events: loaded.events.filter((e) => e.sequence !== start.version) };
+      } else {
+        this.snapshots?.onError?.(
+          new Error(`the snapshot of ${instance.subject} at ${start.version} is not in the stream`),
+          instance.subject,
+        );
+        base = undefined;
+        loaded = await this.store.load(name, id, 0);
+      }
+    }
+    let state = base?.state ?? decider.initialState();
+    const commands = new Map(base?.commands);
+    let sinceSnapshot = base?.sinceSnapshot ?? 0;
+    let commit = base?.version ?? 0;
     for (const event of loaded.events) {
       state = decider.evolve(state, event as unknown as E);
       commands.set(event.commandId, event.sequence);
+      if (event.sequence !== commit) {
+        commit = event.sequence;
+        sinceSnapshot++;
+      }
     }
-    return { state, version: loaded.version, commands };
+    const caught = { state, version: loaded.version, commands, sinceSnapshot };
+    this.snapshotIfDue(instance, caught);
+    return caught;
   }
 
-  private cacheFor<S>(decider: object): AggregateCache<S> {
-    let cache = this.caches.get(decider);
-    if (!cache) {
-      cache = new AggregateCache<unknown>(this.cacheCapacity);
-      this.caches.set(decider, cache);
+  /** The aggregate's latest snapshot when it can be trusted: of this schema version, and whole. */
+  private async fromSnapshot<C, E extends AnyEvent, S>(
+    instance: Instance<C, E, S>,
+  ): Promise<CachedAggregate<S> | undefined> {
+    if (!this.snapshots) return undefined;
+    const { aggregate, id, subject } = instance;
+    try {
+      const snapshot = await this.snapshots.store.read(aggregate.name, id);
+      if (!snapshot || snapshot.schema !== aggregate.snapshotVersion) return undefined;
+      const body = snapshotBody.parse(snapshot.body);
+      const state = decodeState(body.state);
+      if (!hasShapeOf(state, aggregate.decider.initialState()))
+        throw new Error(`the snapshot of ${subject} does not hold a ${aggregate.name} state`);
+      return {
+        state: state as S,
+        version: snapshot.version,
+        commands: new Map(body.commands),
+        sinceSnapshot: 0,
+      };
+    } catch (error) {
+      this.snapshots.onError?.(error, subject);
+      return undefined;
     }
-    return cache as AggregateCache<S>;
+  }
+
+  /**
+   * Every `every` commits, the aggregate's state is written as a snapshot after the command has
+   * answered: a write that fails or hangs is only reported, and never holds a command up.
+   */
+  private snapshotIfDue<C, E extends AnyEvent, S>(
+    instance: Instance<C, E, S>,
+    current: CachedAggregate<S>,
+  ): void {
+    const snapshots = this.snapshots;
+    if (!snapshots || current.version === 0 || current.sinceSnapshot < snapshots.every) return;
+    current.sinceSnapshot = 0;
+    const { aggregate, id, subject } = instance;
+    const { state, version } = current;
+    // The map grows in place with later commands (states are new objects on each evolve): copied now.
+    const commands = [...current.commands].slice(-SNAPSHOT_COMMAND_IDS);
+    const write = new Promise<void>((resolve) => setImmediate(resolve))
+      .then(() =>
+        snapshots.store.write(aggregate.name, id, {
+          schema: aggregate.snapshotVersion,
+          version,
+          body: { state: encodeState(state), commands },
+        }),
+      )
+      .catch((error: unknown) => snapshots.onError?.(error, subject));
+    this.snapshotWrites.add(write);
+    void write.finally(() => this.snapshotWrites.delete(write));
+  }
+
+  private cacheFor<S>(): AggregateCache<S> {
+    return this.cache as AggregateCache<S>;
   }
 }

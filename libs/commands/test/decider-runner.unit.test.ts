@@ -34,7 +34,7 @@ const decider: Decider<Command, Named, State> = {
   },
 };
 
-const user = defineAggregate('user', decider);
+const user = defineAggregate('user', decider, { snapshotVersion: 1 });
 
 const meta = (commandId: string) => ({ commandId, correlationId: 'c', actor: systemActor });
 const id = '00000000-0000-4000-8000-000000000001';
@@ -126,5 +126,29 @@ describe('DeciderRunner', () => {
     await expect(runner.run(user, id, { type: 'Register' }, meta('c1'))).rejects.toBeInstanceOf(
       ConcurrencyExhaustedError,
     );
+  });
+
+  it('keeps the aggregates it caches within its byte bound across many aggregates, still deciding right', async () => {
+    const store = new InMemoryStore();
+    const runner = new DeciderRunner(store, { cache: { maxEntries: 100_000, maxBytes: 32 * 1024 } });
+    const ids = Array.from(
+      { length: 500 },
+      (_, i) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
+    );
+    for (const [i, each] of ids.entries()) {
+      await runner.run(user, each, { type: 'Register' }, meta(`register-${i}`));
+      await runner.run(user, each, { type: 'Rename', name: `name ${i}` }, meta(`rename-${i}`));
+    }
+    expect(runner.cached.bytes).toBeLessThanOrEqual(32 * 1024);
+    expect(runner.cached.entries).toBeLessThan(ids.length);
+    // An evicted aggregate is folded again from the stream: its invariant and its retries hold.
+    await runner.run(user, ids[0]!, { type: 'Rename', name: 'second' }, meta('second-0'));
+    await expect(
+      runner.run(user, ids[0]!, { type: 'Rename', name: 'third' }, meta('third-0')),
+    ).rejects.toMatchObject({
+      code: 'TOO_MANY_RENAMES',
+    });
+    const retried = await runner.run(user, ids[1]!, { type: 'Rename', name: 'name 1' }, meta('rename-1'));
+    expect(retried.appended).toBe(false);
   });
 });

@@ -6,6 +6,7 @@ import { assistantEnv } from './assistant-config';
 import { memwalEnv } from './memwal-config';
 import { productionRules } from './production-rules';
 import { sharedEnv } from './shared-config';
+import { writeSideFields } from './write-side-config';
 
 const onchainVariables = [
   'CHAIN_CONTRACT_ADDRESS',
@@ -39,6 +40,7 @@ export const gatewayEnv = sharedEnv
     CHAIN_PAYMENT_PACKAGE_ID: suiAddress.optional(),
     CHAIN_RPC_URL: url.optional(),
     ...indexerFields,
+    ...writeSideFields,
     WALLET_ENCRYPTION_KEY: hex32Bytes.optional(),
     REACTIONS_SCHEMA: sqlIdentifier.default('reactions'),
     REACTION_MAX_DELIVERIES: z.coerce.number().int().min(1).max(100).default(10),

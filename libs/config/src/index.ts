@@ -8,6 +8,7 @@ export * from './analytics-config';
 export * from './provider-sandbox-config';
 export * from './chain-config';
 export * from './chain-indexer-config';
+export * from './write-side-config';
 export * from './data-encryption-key';
 export * from './production-rules';
 export * from './assistant-config';

@@ -3,6 +3,7 @@ import { chainNetwork, reconcileIntervalMs, suiAddress, suiCoinType } from './ch
 import { port, sqlIdentifier, url } from './env-types';
 import { productionRules } from './production-rules';
 import { sharedEnv } from './shared-config';
+import { writeSideFields } from './write-side-config';
 
 /** Public full-node endpoints, the RPC default when CHAIN_RPC_URL is not set. */
 const DEFAULT_CHAIN_RPC_URLS = {
@@ -33,6 +34,7 @@ export const searchEnv = sharedEnv
     /** The service's own Postgres schema: projection bookkeeping and the transaction records. */
     SEARCH_SCHEMA: sqlIdentifier.default('search'),
     READ_YOUR_WRITES_TIMEOUT_MS: z.coerce.number().int().min(0).max(10_000).default(1000),
+    ...writeSideFields,
     CHAIN_NETWORK: chainNetwork.default('testnet'),
     CHAIN_RPC_URL: url.optional(),
     /** Absent disables payment verification, as the spec allows; search still runs. */

@@ -9,12 +9,19 @@ import type { Decider } from './decider';
 export interface Aggregate<C, E extends { type: string; data: unknown }, S> {
   readonly name: AggregateName;
   readonly decider: Decider<C, E, S>;
+  /**
+   * The version of the state's shape and of `evolve`, which a snapshot of the state is stored
+   * under. Bump it whenever either changes: a snapshot of another version is ignored and the
+   * state folded from the stream, so a snapshot never stands in for what this build would fold.
+   */
+  readonly snapshotVersion: number;
 }
 
 /** Pairs a decider with its aggregate's name, once, so no caller can pair them wrongly. */
 export function defineAggregate<C, E extends { type: string; data: unknown }, S>(
   name: AggregateName,
   decider: Decider<C, E, S>,
+  versions: { snapshotVersion: number },
 ): Aggregate<C, E, S> {
-  return { name, decider };
+  return { name, decider, snapshotVersion: versions.snapshotVersion };
 }

@@ -36,6 +36,7 @@ import { tracedPublish } from '@shop/tracing';
 import { DataKeys } from './data-keys';
 import { holdsPersonalData, sealEnvelope } from './personal-data-cipher';
 import { EventStoreUnavailableError, WrongExpectedSequenceError } from './errors';
+import { KvSnapshotStore } from './snapshot-store';
 import { eventStreamConfig } from './stream-definition';
 
 export interface EventStoreOptions {
@@ -117,6 +118,8 @@ export class EventStore {
   readonly subjectPrefix: string;
   readonly catalogue: EventCatalogue;
   readonly dataKeys: DataKeys | null;
+  /** Aggregate snapshots, in the key-value bucket `<stream>_snapshots`: never the source of truth. */
+  readonly snapshots: KvSnapshotStore;
   private readonly timeoutMs: number;
   private readonly appendListeners = new Set<(events: readonly RecordedEvent[]) => void>();
   /** False between a disconnect and the reconnect: calls then fail at once instead of waiting out the timeout. */
@@ -134,6 +137,12 @@ export class EventStore {
     this.catalogue = options.catalogue;
     this.dataKeys = options.dataKeys ?? null;
     this.timeoutMs = options.timeoutMs ?? 5000;
+    this.snapshots = new KvSnapshotStore(
+      this.js,
+      `${options.stream}_snapshots`,
+      this.dataKeys,
+      options.replicas ?? 1,
+    );
     void this.watchConnection();
   }
 

@@ -257,6 +257,7 @@ describe('erasure across projection and rebuild', () => {
             );
           } finally {
             await writer.jsm.streams.delete(stream).catch(() => undefined);
+            await writer.jsm.streams.delete(`KV_${writer.snapshots.bucket}`).catch(() => undefined);
             await database.pool.query(`DROP SCHEMA IF EXISTS ${live} CASCADE`);
             await database.pool.query(`DROP SCHEMA IF EXISTS ${rebuilt} CASCADE`);
           }

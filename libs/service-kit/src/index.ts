@@ -6,6 +6,7 @@ export * from './infrastructure/position-tracker.provider';
 export * from './infrastructure/redis.provider';
 export * from './infrastructure/write-side.providers';
 export * from './observability/service-observability';
+export * from './observability/aggregate-cache-metrics';
 export * from './http/domain-error-status';
 export * from './http/error-response';
 export * from './http/envelope-exception-filter';

@@ -104,6 +104,7 @@ export async function openTestEventStore(env: TestEnvironment): Promise<TestEven
     dataKeys,
     async close() {
       await store.jsm.streams.delete(env.stream).catch(() => undefined);
+      await store.jsm.streams.delete(`KV_${store.snapshots.bucket}`).catch(() => undefined);
       await nc.drain();
       await database.close();
     },

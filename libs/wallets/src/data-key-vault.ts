@@ -142,7 +142,8 @@ export class DataKeyVault implements DataKeys {
       const key = material.subarray(at, at + KEY_BYTES);
       const iv = material.subarray(at + KEY_BYTES, at + KEY_BYTES + NONCE_BYTES);
       const sealed = seal(this.masterKey, key.toString('hex'), keyId, iv);
-      made.set(keyId, key);
+      // Cached on its own: a view would keep the whole batch's keys and nonces alive with it.
+      made.set(keyId, Buffer.from(new Uint8Array(key).buffer));
       ciphertexts.push(sealed.ciphertext);
       ivs.push(sealed.iv);
       tags.push(sealed.authTag);
@@ -220,7 +221,7 @@ export class DataKeyVault implements DataKeys {
         ciphertext: wrapped.subarray(NONCE_BYTES, wrapped.length - TAG_BYTES),
         authTag: wrapped.subarray(wrapped.length - TAG_BYTES),
       };
-      keys.set(key_id, Buffer.from(open(this.masterKey, sealed, key_id), 'hex'));
+      keys.set(key_id, ownedKey(open(this.masterKey, sealed, key_id)));
     }
     return keys;
   }
@@ -266,6 +267,16 @@ function insertKeysQuery(db: Kysely<SecretsDatabase>) {
 }
 
 /** The vault over `schema`, migrated first: every process that seals or opens personal data opens one. */
+/**
+ * A key decoded into 32 bytes of its own. Buffer.from(string) slices small buffers out of a
+ * shared 8 KiB pool slab, which a cached key would keep alive whole.
+ */
+function ownedKey(hex: string): Buffer {
+  const key = Buffer.alloc(KEY_BYTES);
+  key.write(hex, 'hex');
+  return key;
+}
+
 export async function openDataKeyVault(
   db: Kysely<unknown>,
   schema: string,

@@ -179,4 +179,16 @@ describe('data key vault', () => {
     const wrong = await openDataKeyVault(db, schema, randomBytes(32));
     await expect(wrong.keysForReading(new Set([id]))).rejects.toThrow();
   });
+
+  it('caches a key, created or read from storage, in 32 bytes of its own, not in a slab of the shared buffer pool', async () => {
+    // A small Buffer decoded from a string is a slice of an 8 KiB pool slab, which stays alive as
+    // long as any slice of it does: a cache of 10,000 such keys can pin 80 MiB outside the heap.
+    const stored = ids(20);
+    const writer = await openDataKeyVault(db, schema, masterKey);
+    const created = await Promise.all(stored.map((id) => writer.keyForWriting(id)));
+    for (const key of created) expect(key.buffer.byteLength).toBe(32);
+    const reader = await openDataKeyVault(db, schema, masterKey);
+    const keys = await reader.keysForReading(new Set(stored));
+    for (const key of keys.values()) expect(key!.buffer.byteLength).toBe(32);
+  });
 });

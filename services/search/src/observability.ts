@@ -10,7 +10,8 @@ import {
   timeWriteToReadable,
 } from '@shop/metrics';
 import { ReadModelPositions } from '@shop/projections';
-import { DATABASE, EVENT_STORE, serviceObservability } from '@shop/service-kit';
+import { DeciderRunner } from '@shop/commands';
+import { DATABASE, EVENT_STORE, registerAggregateCache, serviceObservability } from '@shop/service-kit';
 import { SEARCH_DB } from './infrastructure/tokens';
 import { pendingPaymentWork } from './payment/payment-reconciler';
 import type { SearchDatabase } from './payment/read-model/search-database';
@@ -26,13 +27,15 @@ export function searchObservability(config: SearchConfig, metrics: ServiceMetric
     metrics,
     config,
     externalCalls: [{ client: 'chain', url: config.CHAIN_RPC_URL }],
-    inject: [EVENT_STORE, DATABASE, ReadModelPositions, SEARCH_DB],
+    inject: [EVENT_STORE, DATABASE, ReadModelPositions, SEARCH_DB, DeciderRunner],
     instrument: (
       store: EventStore,
       database: DatabaseHandle,
       positions: ReadModelPositions,
       searchDb: Kysely<SearchDatabase>,
+      runner: DeciderRunner,
     ) => {
+      registerAggregateCache(metrics, runner);
       registerOpenWork(metrics, 'payment-delivery', () => pendingPaymentWork(searchDb));
       registerHostedProjections(
         metrics,

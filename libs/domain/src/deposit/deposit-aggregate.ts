@@ -1,4 +1,4 @@
 import { defineAggregate } from '../aggregate';
 import { depositDecider } from './deposit-decider';
 
-export const depositAggregate = defineAggregate('deposit', depositDecider);
+export const depositAggregate = defineAggregate('deposit', depositDecider, { snapshotVersion: 1 });

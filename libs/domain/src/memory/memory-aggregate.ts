@@ -1,4 +1,4 @@
 import { defineAggregate } from '../aggregate';
 import { memoryDecider } from './memory-decider';
 
-export const memoryAggregate = defineAggregate('memory', memoryDecider);
+export const memoryAggregate = defineAggregate('memory', memoryDecider, { snapshotVersion: 1 });

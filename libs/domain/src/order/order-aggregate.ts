@@ -1,4 +1,4 @@
 import { defineAggregate } from '../aggregate';
 import { orderDecider } from './order-decider';
 
-export const orderAggregate = defineAggregate('order', orderDecider);
+export const orderAggregate = defineAggregate('order', orderDecider, { snapshotVersion: 1 });

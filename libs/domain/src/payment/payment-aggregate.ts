@@ -1,4 +1,4 @@
 import { defineAggregate } from '../aggregate';
 import { paymentDecider } from './payment-decider';
 
-export const paymentAggregate = defineAggregate('payment', paymentDecider);
+export const paymentAggregate = defineAggregate('payment', paymentDecider, { snapshotVersion: 1 });

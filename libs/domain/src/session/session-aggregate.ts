@@ -1,4 +1,4 @@
 import { defineAggregate } from '../aggregate';
 import { sessionDecider } from './session-decider';
 
-export const sessionAggregate = defineAggregate('session', sessionDecider);
+export const sessionAggregate = defineAggregate('session', sessionDecider, { snapshotVersion: 1 });

@@ -1,17 +1,22 @@
 import type { Provider } from '@nestjs/common';
 import type { AggregateName } from '@shop/contracts';
-import { Aggregates, CommandExecutor, DeciderRunner } from '@shop/commands';
+import { AggregateCacheBounds, Aggregates, CommandExecutor, DeciderRunner } from '@shop/commands';
 import type { EventStore } from '@shop/eventstore';
+import type { Logger } from '@shop/logging';
 import { PositionTracker, ReadModelPositions } from '@shop/projections';
-import { EVENT_STORE, POSITION_TRACKER } from '../tokens';
+import { EVENT_STORE, LOGGER, POSITION_TRACKER } from '../tokens';
 
 /**
  * The write side on the process's event store, given read-your-writes as the positions of the
  * projections that read each aggregate (`readers`): a command answers once its write is readable.
+ * `aggregateCache` bounds the folded aggregates the runner keeps between commands; a snapshot of
+ * an aggregate is written every `snapshotEvery` commits of it (0: none).
  */
 export function writeSideProviders(
   readers: readonly { name: string; aggregates: readonly AggregateName[] }[],
   readYourWritesTimeoutMs: number,
+  aggregateCache: AggregateCacheBounds,
+  snapshotEvery: number,
 ): Provider[] {
   return [
     {
@@ -21,10 +26,27 @@ export function writeSideProviders(
         new ReadModelPositions(tracker, readers, readYourWritesTimeoutMs),
     },
     {
+      provide: DeciderRunner,
+      inject: [EVENT_STORE, LOGGER],
+      useFactory: (store: EventStore, logger: Logger) =>
+        new DeciderRunner(store, {
+          cache: aggregateCache,
+          snapshots: {
+            store: store.snapshots,
+            every: snapshotEvery,
+            onError: (error, subject) =>
+              logger.warn(
+                { err: error, subject },
+                'aggregate snapshot skipped: the stream is folded instead',
+              ),
+          },
+        }),
+    },
+    {
       provide: CommandExecutor,
-      inject: [EVENT_STORE, ReadModelPositions],
-      useFactory: (store: EventStore, positions: ReadModelPositions) =>
-        new CommandExecutor(new DeciderRunner(store), positions),
+      inject: [DeciderRunner, ReadModelPositions],
+      useFactory: (runner: DeciderRunner, positions: ReadModelPositions) =>
+        new CommandExecutor(runner, positions),
     },
     {
       provide: Aggregates,

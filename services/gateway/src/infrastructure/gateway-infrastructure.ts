@@ -50,7 +50,15 @@ export function gatewayInfrastructure(
       productSearchProvider(config),
       chatModelProvider(config, overrides),
       PendingOnChainCheckouts,
-      ...writeSideProviders(readModelProjections(), config.READ_YOUR_WRITES_TIMEOUT_MS),
+      ...writeSideProviders(
+        readModelProjections(),
+        config.READ_YOUR_WRITES_TIMEOUT_MS,
+        {
+          maxEntries: config.AGGREGATE_CACHE_MAX_ENTRIES,
+          maxBytes: config.AGGREGATE_CACHE_MAX_BYTES,
+        },
+        config.AGGREGATE_SNAPSHOT_EVERY,
+      ),
     ],
   });
 }

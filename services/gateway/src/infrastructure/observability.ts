@@ -7,14 +7,15 @@ import { registerConsumerStatus, registerOpenWork, ServiceMetrics, timeWriteToRe
 import { ReadModelPositions } from '@shop/projections';
 import { PostgresReactionParking } from '@shop/reactions';
 import type { ReadModelDatabase } from '@shop/read-models';
-import { serviceObservability } from '@shop/service-kit';
+import { DeciderRunner } from '@shop/commands';
+import { registerAggregateCache, serviceObservability } from '@shop/service-kit';
 import { openDepositWork } from '../deposit/open-deposit-claims';
 import { PendingOnChainCheckouts } from '../onchain/pending-onchain-checkouts';
 import { DATABASE, EVENT_STORE, READ_DB } from './tokens';
 
 /**
  * The gateway's /metrics and /ready: the kit's, with write-to-readable times, its reaction
- * consumers, open deposit claims and on-chain checkouts, and the provider and chain calls it makes.
+ * consumers, open deposit claims, on-chain checkouts and its aggregate cache, and the provider and chain calls it makes.
  */
 export function gatewayObservability(config: GatewayConfig, metrics: ServiceMetrics): DynamicModule {
   return serviceObservability({
@@ -25,14 +26,16 @@ export function gatewayObservability(config: GatewayConfig, metrics: ServiceMetr
       ...(config.PROVIDER_JWKS_URL ? [{ client: 'provider', url: config.PROVIDER_JWKS_URL }] : []),
       ...(config.CHAIN_RPC_URL ? [{ client: 'chain', url: config.CHAIN_RPC_URL }] : []),
     ],
-    inject: [EVENT_STORE, DATABASE, ReadModelPositions, PendingOnChainCheckouts, READ_DB],
+    inject: [EVENT_STORE, DATABASE, ReadModelPositions, PendingOnChainCheckouts, READ_DB, DeciderRunner],
     instrument: (
       store: EventStore,
       database: DatabaseHandle,
       positions: ReadModelPositions,
       pendingCheckouts: PendingOnChainCheckouts,
       readDb: Kysely<ReadModelDatabase>,
+      runner: DeciderRunner,
     ) => {
+      registerAggregateCache(metrics, runner);
       metrics.gauge(
         'onchain_checkouts_pending',
         "Paid orders whose contract checkout this process has begun and not recorded yet (waiting for the item's object or the chain)",

@@ -25,7 +25,15 @@ export function searchInfrastructure(config: SearchConfig, logger: Logger): Dyna
         useFactory: (database: DatabaseHandle) => database.db.withSchema(config.SEARCH_SCHEMA),
       },
       SearchProjectionRunners,
-      ...writeSideProviders(searchProjections, config.READ_YOUR_WRITES_TIMEOUT_MS),
+      ...writeSideProviders(
+        searchProjections,
+        config.READ_YOUR_WRITES_TIMEOUT_MS,
+        {
+          maxEntries: config.AGGREGATE_CACHE_MAX_ENTRIES,
+          maxBytes: config.AGGREGATE_CACHE_MAX_BYTES,
+        },
+        config.AGGREGATE_SNAPSHOT_EVERY,
+      ),
     ],
   });
 }
