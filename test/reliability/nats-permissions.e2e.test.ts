@@ -64,7 +64,7 @@ const forgedCommit = (type: string, data: Record<string, unknown>) =>
 /** Appends `payload` to `subject` as the event store does; the error code, or 'stored'. */
 async function tryAppend(nc: NatsConnection, subject: string, payload: Uint8Array): Promise<string> {
   try {
-    await nc.jetstream().publish(subject, payload, { timeout: 3000 });
+    await nc.jetstream().publish(subject, payload);
     return 'stored';
   } catch (error) {
     return (error as { code?: string }).code ?? String(error);
@@ -76,6 +76,17 @@ async function tryAdmin(nc: NatsConnection, action: 'delete' | 'purge'): Promise
     const jsm = await nc.jetstreamManager({ timeout: 3000 });
     await (action === 'delete' ? jsm.streams.delete('SHOP') : jsm.streams.purge('SHOP'));
     return 'done';
+  } catch (error) {
+    return (error as { code?: string }).code ?? String(error);
+  }
+}
+
+/** Writes an aggregate's snapshot key as the decider runner does; the error code, or 'stored'. */
+async function tryWriteSnapshot(nc: NatsConnection, key: string): Promise<string> {
+  try {
+    const kv = await nc.jetstream().views.kv('SHOP_snapshots', { bindOnly: true });
+    await kv.put(key, JSON.stringify({ schema: 1, version: 1, body: { state: {} } }));
+    return 'stored';
   } catch (error) {
     return (error as { code?: string }).code ?? String(error);
   }
@@ -96,6 +107,8 @@ beforeAll(async () => {
       CHAIN_RPC_URL: sui.url,
       CHAIN_COIN_TYPE: USDC,
       RECONCILE_INTERVAL_MS: '500',
+      // Snapshots every other commit, so the flows below write and read them under these users.
+      AGGREGATE_SNAPSHOT_EVERY: '2',
     },
     projector: false,
     gateway: false,
@@ -285,6 +298,26 @@ describe('the shipped NATS configuration', () => {
     );
     for (const projection of analyticsProjections)
       expect(positions[projection.name]).toBeGreaterThanOrEqual(head);
+  });
+
+  it('lets each writer keep snapshots of its own aggregates only, and the read sides none', async () => {
+    const gateway = await connectAs('gateway');
+    expect(await tryWriteSnapshot(gateway, `user.${randomUUID()}`)).toBe('stored');
+    const search = await connectAs('search');
+    expect(await tryWriteSnapshot(search, `payment.${randomUUID()}`)).toBe('stored');
+    for (const aggregate of aggregates.filter((a) => a !== 'payment')) {
+      expect([aggregate, await tryWriteSnapshot(search, `${aggregate}.${randomUUID()}`)]).toEqual([
+        aggregate,
+        'PERMISSIONS_VIOLATION',
+      ]);
+    }
+    for (const user of ['projector', 'analytics', 'replay', 'chain-indexer'] as const) {
+      const nc = await connectAs(user);
+      expect([user, await tryWriteSnapshot(nc, `deposit.${randomUUID()}`)]).toEqual([
+        user,
+        'PERMISSIONS_VIOLATION',
+      ]);
+    }
   });
 
   it('refused only the probes above, nothing the services themselves do', () => {
