@@ -94,6 +94,7 @@ export class ReactionRunner {
         await this.pause(1000);
         continue;
       }
+      let failed = false;
       try {
         const consumer = await this.takeOver();
         const messages = await consumer.consume({ max_messages: this.options.concurrency ?? 8 });
@@ -104,13 +105,19 @@ export class ReactionRunner {
       } catch (error) {
         this.options.logger.warn(
           { reaction: this.options.reaction.name, err: error },
-          'reaction consumer failed',
+          'reaction consumer failed; letting a standby take over',
         );
-        await this.pause(1000);
+        failed = true;
       }
       // Stopped, or the lock was lost: what is in hand finishes (or is let go) before another turn.
       await Promise.all(this.inFlight);
       if (!this.stopping) this.halt = new AbortController();
+      if (failed) {
+        // A process that cannot consume (its NATS connection gone, say) must not keep the lock
+        // from a standby that can: it lets go, and waits longer than a standby's poll to ask again.
+        await this.releaseLock();
+        await this.pause(2000);
+      }
     }
     await this.releaseLock();
   }

@@ -162,7 +162,12 @@ describe('reaction failover', () => {
           await standby.stop();
         }
       }),
-      { numRuns: 8 },
+      {
+        numRuns: 8,
+        // The dead process, its NATS connection closed but its lock's database still reachable,
+        // took the lock again and held it, consuming nothing, while the standby waited.
+        examples: [[{ subjects: [{ before: 1, after: 1 }], diesAtCall: 1, failingOnce: [] }]],
+      },
     );
   }, 300_000);
 });
