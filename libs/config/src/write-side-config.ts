@@ -11,5 +11,5 @@ export const writeSideFields = {
     .number()
     .int()
     .min(0)
-    .default(64 * 2 ** 20),
+    .default(32 * 2 ** 20),
 };
