@@ -147,8 +147,9 @@ async function main(): Promise<void> {
     /** Failures by route and status, e.g. `POST /api/cart 503`. */
     const errorsByKind: Record<string, number> = {};
     const started = Date.now();
-    const deadline = started + minutes * 60_000;
+    let deadline = started + minutes * 60_000;
     let searchClient = 0;
+    let approvalsRefused = 0;
 
     const timed = async (work: () => Promise<{ status: number; text: string }>, what: string) => {
       const t0 = performance.now();
@@ -258,6 +259,11 @@ async function main(): Promise<void> {
       const pending = [...snapshotMinutes];
       while (running) {
         const tick = Date.now();
+        for (const service of services)
+          if (service.process.child.exitCode !== null || service.process.child.signalCode !== null)
+            throw new Error(
+              `${service.name} exited (${service.process.child.exitCode ?? service.process.child.signalCode}):\n${service.process.output().slice(-3000)}`,
+            );
         await Promise.all(services.map(scrapeService));
         // A reading that fails (Postgres out of connections, NATS busy) is a gap, not the end of the run.
         try {
@@ -266,9 +272,6 @@ async function main(): Promise<void> {
         } catch (error) {
           log(`lag not read: ${error instanceof Error ? error.message : String(error)}`);
         }
-        for (const service of services)
-          if (service.process.child.exitCode !== null)
-            throw new Error(`${service.name} exited:\n${service.process.output().slice(-3000)}`);
         const elapsed = (Date.now() - started) / 60_000;
         if (elapsed >= index + 1) closeMinute(++index);
         if (pending.length > 0 && elapsed >= pending[0]!) await snapshot(pending.shift()!);
@@ -276,11 +279,19 @@ async function main(): Promise<void> {
       }
     })();
 
+    // A service that died ends the load at once; the run then fails with its output.
+    let failure: unknown = null;
+    const sampled = sampler.catch((error: unknown) => {
+      failure = error;
+      deadline = 0;
+    });
     const intervalMs = (workers / targetRps) * 1000;
     await Promise.all(
       shoppers.map(async ({ client }, w) => {
         const items: string[] = [];
         const sessions: string[] = [];
+        /** Items checked out: a read not yet showing the checkout must not offer them again. */
+        const ordered = new Set<string>();
         for (let i = 0; Date.now() < deadline; i++) {
           if (paused) await paused;
           const tick = Date.now();
@@ -305,7 +316,13 @@ async function main(): Promise<void> {
             // The client's view of its cart follows what the server says, as a browser's does: an
             // add whose answer was lost, or an order that failed and gave its item back, counts.
             if (path === '/api/cart' && res.status === 200)
-              items.splice(0, items.length, ...(res.json.items as { id: string }[]).map((item) => item.id));
+              items.splice(
+                0,
+                items.length,
+                ...(res.json.items as { id: string }[])
+                  .map((item) => item.id)
+                  .filter((id) => !ordered.has(id)),
+              );
           } else if (roll < 65) {
             if (items.length >= 6) await call(client, 'DELETE', `/api/cart/${items.shift()}`);
             else {
@@ -328,9 +345,17 @@ async function main(): Promise<void> {
           } else if (roll < 88) {
             await call(client, 'POST', '/api/onboarding/step-1', { displayName: `Soaker ${i}` });
           } else if (items.length > 0) {
-            const order = await call(client, 'POST', '/api/checkout', { cartItemId: items.shift()! });
+            const item = items.shift()!;
+            ordered.add(item);
+            const order = await call(client, 'POST', '/api/checkout', { cartItemId: item });
             if (order.status === 201) {
-              stack.provider.approve(order.json.providerOrderId as string);
+              try {
+                stack.provider.approve(order.json.providerOrderId as string);
+              } catch (error) {
+                // An order this shopper had approved already: the driver's repeat, not the stack's fault.
+                approvalsRefused++;
+                if (approvalsRefused === 1) log(`approval refused: ${String(error)}`);
+              }
               await call(client, 'GET', `/api/orders/${order.json.orderId}`);
             }
           } else {
@@ -343,7 +368,14 @@ async function main(): Promise<void> {
     );
     const loadEnded = Date.now();
     running = false;
-    await sampler;
+    await sampled;
+    if (failure) {
+      for (const { name, process: service } of services)
+        log(
+          `${name} (exit ${service.child.exitCode ?? service.child.signalCode}):\n${service.output().slice(-2000)}`,
+        );
+      throw failure;
+    }
     if (minute.requests > 0) closeMinute(minutesDone.length + 1);
 
     // Whole minutes under load only: the last, partial one is not a minute of the soak.
@@ -362,6 +394,7 @@ async function main(): Promise<void> {
       ),
       errors: minutesDone.reduce((s, m) => s + (m.errors as number), 0),
       errorsByKind,
+      approvalsRefused,
       firstErrors,
       minutesFile: linesFile,
     };

@@ -226,8 +226,9 @@ describe('soak', () => {
       // Every worker sent at least its first request; the rate achieved is a figure, not a test.
       expect(requests).toBeGreaterThanOrEqual(workers);
       // Memory: a short run only guards against a gross leak. A long one bounds the trend of the
-      // heap after collections; it is not zero while the gateway's aggregate caches fill (an LRU of
-      // up to 10,000 aggregates per type: new sessions, orders and webhook deliveries add to it).
+      // heap after collections; it is not zero while the gateway's aggregate cache fills (up to
+      // AGGREGATE_CACHE_MAX_BYTES: new sessions, orders and webhook deliveries add to it). An hour
+      // at length, with RSS and heap floor per minute for every service: npm run soak.
       expect(lastMb).toBeLessThan(firstMb * 1.5 + 64);
       if (seconds >= 120) expect(heapFloorGrowthMbPerMin).toBeLessThan(8);
       expect(projector.child.exitCode).toBeNull();

@@ -17,8 +17,8 @@ export interface AggregateCacheBounds {
   maxBytes: number;
 }
 
-/** A command id (a UUID string) with its sequence, as a Map entry holds them. */
-const bytesPerCommand = 24 + 56 + 16;
+/** A command id (a UUID string, often still a concatenation) with its sequence, as a Map entry holds them. */
+const bytesPerCommand = 40 + 56 + 32;
 
 /**
  * A least-recently-used map of folded aggregates, bounded by count and by estimated bytes. It

@@ -60,7 +60,7 @@ const snapshotBody = z.strictObject({
 /** The runner's cache bounds when none are given (AGGREGATE_CACHE_MAX_ENTRIES and _BYTES default to these). */
 export const defaultAggregateCacheBounds: AggregateCacheBounds = {
   maxEntries: 20_000,
-  maxBytes: 64 * 2 ** 20,
+  maxBytes: 32 * 2 ** 20,
 };
 
 /**

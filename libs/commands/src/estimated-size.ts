@@ -1,8 +1,9 @@
 /**
  * Roughly how many bytes of heap a plain value takes, as V8 lays it out on 64-bit (pointer
- * compression off): headers, slots and string characters. Close enough to bound a cache by
- * bytes; it walks the value, so it costs about what folding it did. Shared substructure
- * is counted once.
+ * compression off): headers, slots, hash-table slack and string characters. Strings V8 keeps
+ * as concatenation trees or shares between values make the real figure differ, by up to about
+ * twice either way: close enough to bound a cache by bytes. It walks the value, so it costs
+ * about what folding it did. Shared substructure is counted once.
  */
 export function estimatedSize(value: unknown, seen: Set<object> = new Set()): number {
   switch (typeof value) {
@@ -21,13 +22,13 @@ export function estimatedSize(value: unknown, seen: Set<object> = new Set()): nu
   const object = value as object;
   seen.add(object);
   if (object instanceof Map) {
-    let bytes = 48;
-    for (const [key, entry] of object) bytes += 24 + estimatedSize(key, seen) + estimatedSize(entry, seen);
+    let bytes = 96;
+    for (const [key, entry] of object) bytes += 40 + estimatedSize(key, seen) + estimatedSize(entry, seen);
     return bytes;
   }
   if (object instanceof Set) {
-    let bytes = 48;
-    for (const entry of object) bytes += 16 + estimatedSize(entry, seen);
+    let bytes = 96;
+    for (const entry of object) bytes += 32 + estimatedSize(entry, seen);
     return bytes;
   }
   if (Array.isArray(object)) {

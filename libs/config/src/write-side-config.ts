@@ -11,7 +11,7 @@ export const writeSideFields = {
     .number()
     .int()
     .min(0)
-    .default(64 * 2 ** 20),
+    .default(32 * 2 ** 20),
   /**
    * Commits of one aggregate between two snapshots of its state, so a cold load folds at most
    * this many commits after the latest snapshot; 0 takes none and folds the whole history.

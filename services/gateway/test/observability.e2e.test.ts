@@ -59,6 +59,8 @@ describe('gateway /metrics', () => {
       'external_call_errors_total',
       'jetstream_consumer_redelivered',
       'jetstream_consumer_pending',
+      'aggregate_cache_bytes',
+      'aggregate_cache_entries',
     ]) {
       expect(text).toContain(`# TYPE ${name} `);
     }
@@ -91,6 +93,9 @@ describe('gateway /metrics', () => {
     expect(
       sampleValue(after, 'external_call_duration_seconds_count', { client: 'provider' }),
     ).toBeGreaterThan(0);
+    // The user and the cart are folded in the command side's cache, and counted by size.
+    expect(sampleValue(after, 'aggregate_cache_entries')).toBeGreaterThanOrEqual(2);
+    expect(sampleValue(after, 'aggregate_cache_bytes')).toBeGreaterThan(0);
     const consumers = after
       .filter((s) => s.name === 'jetstream_consumer_pending')
       .map((s) => s.labels.consumer);
