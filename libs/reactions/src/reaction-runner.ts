@@ -1,10 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AckPolicy, Consumer, ConsumerMessages, DeliverPolicy, JsMsg, nanos } from 'nats';
-import pg from 'pg';
 import { RecordedEvent } from '@shop/contracts';
 import { EventStore, parseCommit } from '@shop/eventstore';
 import { withCorrelationId } from '@shop/logging';
 import { traceEvent, tracedProcess } from '@shop/tracing';
+import { AdvisoryLock } from './advisory-lock';
 import { Reaction } from './reaction';
 import { ParkedReaction, ReactionParking } from './reaction-parking';
 import { UnprocessableEvent } from './unprocessable-event';
@@ -62,9 +62,24 @@ export class ReactionRunner {
   private retrying: Promise<void> | null = null;
   private stopping = false;
   private halt = new AbortController();
-  private lockClient: pg.Client | null = null;
+  /** Null without a database: the runner then consumes as if it held the lock. */
+  private readonly lock: AdvisoryLock | null;
 
-  constructor(private readonly options: ReactionRunnerOptions) {}
+  constructor(private readonly options: ReactionRunnerOptions) {
+    const { databaseUrl, store, reaction } = options;
+    this.lock = databaseUrl
+      ? new AdvisoryLock(
+          databaseUrl,
+          `reaction:${store.stream}:${reaction.name}`,
+          `lock:reaction:${reaction.name}`,
+          () => {
+            this.messages?.stop();
+            // Messages in hand stop being retried: they are the new holder's now.
+            this.halt.abort();
+          },
+        )
+      : null;
+  }
 
   async start(): Promise<void> {
     this.stopping = false;
@@ -90,7 +105,7 @@ export class ReactionRunner {
   /** Consumes while this process holds the lock (or always, without one); stands by otherwise. */
   private async run(): Promise<void> {
     while (!this.stopping) {
-      if (!(await this.acquireLock().catch(() => false))) {
+      if (this.lock && !(await this.lock.tryAcquire().catch(() => false))) {
         await this.pause(1000);
         continue;
       }
@@ -115,11 +130,11 @@ export class ReactionRunner {
       if (failed) {
         // A process that cannot consume (its NATS connection gone, say) must not keep the lock
         // from a standby that can: it lets go, and waits longer than a standby's poll to ask again.
-        await this.releaseLock();
+        await this.lock?.release();
         await this.pause(2000);
       }
     }
-    await this.releaseLock();
+    await this.lock?.release();
   }
 
   /**
@@ -163,40 +178,6 @@ export class ReactionRunner {
   /** Waits, unless the runner stops or loses its lock meanwhile. */
   private async pause(ms: number): Promise<void> {
     await sleep(ms, undefined, { signal: this.halt.signal }).catch(() => undefined);
-  }
-
-  private async acquireLock(): Promise<boolean> {
-    const { databaseUrl, store, reaction } = this.options;
-    if (!databaseUrl || this.lockClient) return true;
-    const client = new pg.Client({
-      connectionString: databaseUrl,
-      application_name: `lock:reaction:${reaction.name}`,
-    });
-    client.on('error', () => undefined);
-    await client.connect();
-    const result = await client.query<{ locked: boolean }>(
-      'SELECT pg_try_advisory_lock(hashtext($1)) AS locked',
-      [`reaction:${store.stream}:${reaction.name}`],
-    );
-    if (!result.rows[0]?.locked) {
-      await client.end().catch(() => undefined);
-      return false;
-    }
-    client.on('end', () => {
-      if (this.lockClient !== client) return;
-      this.lockClient = null;
-      this.messages?.stop();
-      // Messages in hand stop being retried: they are the new holder's now.
-      this.halt.abort();
-    });
-    this.lockClient = client;
-    return true;
-  }
-
-  private async releaseLock(): Promise<void> {
-    const client = this.lockClient;
-    this.lockClient = null;
-    await client?.end().catch(() => undefined);
   }
 
   private async consume(messages: ConsumerMessages): Promise<void> {
@@ -282,7 +263,7 @@ export class ReactionRunner {
    * for the next start or the new holder to handle in order (see takeOver).
    */
   private letsGo(message: JsMsg, entry: Omit<ParkedReaction, 'error'>): boolean {
-    const lockLost = this.options.databaseUrl !== undefined && this.lockClient === null;
+    const lockLost = this.lock !== null && !this.lock.held;
     if (!this.stopping && !lockLost) return false;
     if (lockLost) this.options.logger.warn(entry, 'lost the lock; message left to the next holder');
     message.nak();
@@ -318,9 +299,9 @@ export class ReactionRunner {
    * retried by several processes at once is harmless.
    */
   private async retryParked(): Promise<void> {
-    const { parking, reaction, store, logger, databaseUrl } = this.options;
+    const { parking, reaction, store, logger } = this.options;
     // Only the active runner retries, so parked events too are handled by one process in order.
-    if (!parking || (databaseUrl && !this.lockClient)) return;
+    if (!parking || (this.lock && !this.lock.held)) return;
     try {
       const stuck = new Set<string>();
       for (const entry of await parking.parked(reaction.name)) {

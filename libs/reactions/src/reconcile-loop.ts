@@ -1,5 +1,5 @@
-import pg from 'pg';
 import type { Logger } from '@shop/logging';
+import { AdvisoryLock } from './advisory-lock';
 
 /** Items of open work driven per round; the rest wait for the next one. */
 const BATCH = 100;
@@ -28,9 +28,15 @@ export interface ReconcileLoopOptions<K> {
 export class ReconcileLoop<K> {
   private timer: NodeJS.Timeout | null = null;
   private round: Promise<void> | null = null;
-  private lockClient: pg.Client | null = null;
+  /** Null without `singleHolder`: every process then drives the work. */
+  private readonly lock: AdvisoryLock | null;
 
-  constructor(private readonly options: ReconcileLoopOptions<K>) {}
+  constructor(private readonly options: ReconcileLoopOptions<K>) {
+    const holder = options.singleHolder;
+    this.lock = holder
+      ? new AdvisoryLock(holder.databaseUrl, holder.lockName, `lock:${holder.lockName}`)
+      : null;
+  }
 
   start(): void {
     this.timer = setInterval(() => {
@@ -41,9 +47,7 @@ export class ReconcileLoop<K> {
   async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     await this.round;
-    const client = this.lockClient;
-    this.lockClient = null;
-    await client?.end().catch(() => undefined);
+    await this.lock?.release();
   }
 
   private async reconcile(): Promise<void> {
@@ -67,32 +71,12 @@ export class ReconcileLoop<K> {
 
   /** True while this process holds the lock (always, without one); tries to take it otherwise. */
   private async holdsLock(): Promise<boolean> {
-    const holder = this.options.singleHolder;
-    if (!holder || this.lockClient) return true;
-    const client = new pg.Client({
-      connectionString: holder.databaseUrl,
-      application_name: `lock:${holder.lockName}`.slice(0, 63),
-    });
-    client.on('error', () => undefined);
+    if (!this.lock) return true;
     try {
-      await client.connect();
-      const result = await client.query<{ locked: boolean }>(
-        'SELECT pg_try_advisory_lock(hashtext($1)) AS locked',
-        [holder.lockName],
-      );
-      if (!result.rows[0]?.locked) {
-        await client.end();
-        return false;
-      }
+      return await this.lock.tryAcquire();
     } catch (error) {
       this.options.logger.warn({ err: error }, `could not take the ${this.options.what} lock`);
-      await client.end().catch(() => undefined);
       return false;
     }
-    client.on('end', () => {
-      if (this.lockClient === client) this.lockClient = null;
-    });
-    this.lockClient = client;
-    return true;
   }
 }

@@ -266,7 +266,6 @@ function insertKeysQuery(db: Kysely<SecretsDatabase>) {
     .returning('key_id');
 }
 
-/** The vault over `schema`, migrated first: every process that seals or opens personal data opens one. */
 /**
  * A key decoded into 32 bytes of its own. Buffer.from(string) slices small buffers out of a
  * shared 8 KiB pool slab, which a cached key would keep alive whole.
@@ -277,6 +276,7 @@ function ownedKey(hex: string): Buffer {
   return key;
 }
 
+/** The vault over `schema`, migrated first: every process that seals or opens personal data opens one. */
 export async function openDataKeyVault(
   db: Kysely<unknown>,
   schema: string,
