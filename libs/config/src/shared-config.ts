@@ -22,6 +22,12 @@ export const sharedEnv = z.object({
   EVENT_STREAM: natsToken.default('SHOP'),
   EVENT_SUBJECT_PREFIX: natsToken.default('shop'),
   EVENT_STREAM_REPLICAS: z.coerce.number().int().min(1).max(5).default(1),
+  /**
+   * Partitions of each projection's and reaction's work, by aggregate id (see partitionOf): each
+   * has one holder at a time, so up to this many processes share a projection or a reaction.
+   * Every process of a stack must agree on it; changing it is a rebuild (docs/capacity.md).
+   */
+  STREAM_PARTITIONS: z.coerce.number().int().min(1).max(64).default(1),
   READ_MODEL_SCHEMA: sqlIdentifier.default('read_model'),
   /** Master key wrapping the data keys of personal data (see dataEncryptionKey). */
   DATA_ENCRYPTION_KEY: hex32Bytes.optional(),

@@ -1,5 +1,6 @@
 export * from './aggregates';
 export * from './subjects';
+export * from './partitions';
 export * from './event-envelope';
 export * from './event-definition';
 export * from './event-catalogue';
