@@ -67,6 +67,11 @@ const profileDir = args.includes('--profile')
   ? resolve(__dirname, 'results', `profiles-${Date.now()}`)
   : null;
 
+/** Preloads the profiler into every service the bench starts (see cpu-profile.cjs). */
+const profileSettings: Record<string, string> = profileDir
+  ? { NODE_OPTIONS: `--require ${resolve(__dirname, 'cpu-profile.cjs')}`, BENCH_PROFILE_DIR: profileDir }
+  : {};
+
 const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
 const env = process.env;
 const databaseUrl = env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/shop';
@@ -130,12 +135,7 @@ async function main(): Promise<void> {
     {
       ...settings,
       ...natsCredential,
-      ...(profileDir
-        ? {
-            NODE_OPTIONS: `--require ${resolve(__dirname, 'cpu-profile.cjs')}`,
-            BENCH_PROFILE_DIR: profileDir,
-          }
-        : {}),
+      ...profileSettings,
     },
     projectorSettings,
     compiled,
@@ -232,7 +232,7 @@ async function main(): Promise<void> {
           untraced: { stack, api, users: ctx.users },
           names: traced,
           base: env,
-          settings,
+          settings: { ...settings, ...natsCredential, ...profileSettings },
           compiled,
           perSecond: tracingRate,
           rounds: tracingRounds,
