@@ -42,6 +42,8 @@ const workers = Number(option('workers', '8'));
 const maxOldSpace = option('max-old-space-size', '');
 const snapshotMinutes = option('heap-snapshots', '').split(',').filter(Boolean).map(Number);
 const searchShare = 0.05;
+/** An item still in the cart this long after its checkout had its order fail (see the shoppers' loop). */
+const givenBackAfterMs = 120_000;
 const searchQueries = ['running shoes', 'desk lamp', 'coffee grinder', 'wool socks', 'phone case'];
 
 const log = (line: string) => process.stderr.write(`[soak] ${new Date().toISOString()} ${line}\n`);
@@ -290,8 +292,12 @@ async function main(): Promise<void> {
       shoppers.map(async ({ client }, w) => {
         const items: string[] = [];
         const sessions: string[] = [];
-        /** Items checked out: a read not yet showing the checkout must not offer them again. */
-        const ordered = new Set<string>();
+        /**
+         * Items checked out, by when: they stay in the cart until the provider's webhook confirms
+         * the payment, so they count towards its ten items but are not offered again. One still in
+         * the cart long after its checkout had its order fail and is the shopper's again.
+         */
+        const ordered = new Map<string, number>();
         for (let i = 0; Date.now() < deadline; i++) {
           if (paused) await paused;
           const tick = Date.now();
@@ -315,17 +321,17 @@ async function main(): Promise<void> {
             const res = await call(client, 'GET', path);
             // The client's view of its cart follows what the server says, as a browser's does: an
             // add whose answer was lost, or an order that failed and gave its item back, counts.
-            if (path === '/api/cart' && res.status === 200)
-              items.splice(
-                0,
-                items.length,
-                ...(res.json.items as { id: string }[])
-                  .map((item) => item.id)
-                  .filter((id) => !ordered.has(id)),
-              );
+            if (path === '/api/cart' && res.status === 200) {
+              const inCart = (res.json.items as { id: string }[]).map((item) => item.id);
+              for (const [id, at] of ordered)
+                if (!inCart.includes(id) || Date.now() - at > givenBackAfterMs) ordered.delete(id);
+              items.splice(0, items.length, ...inCart.filter((id) => !ordered.has(id)));
+            }
           } else if (roll < 65) {
-            if (items.length >= 6) await call(client, 'DELETE', `/api/cart/${items.shift()}`);
-            else {
+            if (items.length + ordered.size >= 6) {
+              if (items.length > 0) await call(client, 'DELETE', `/api/cart/${items.shift()}`);
+              else await call(client, 'GET', '/api/cart');
+            } else {
               const res = await call(client, 'POST', '/api/cart', product(`soak-${w}-${i}`, 100 + (i % 50)));
               if (res.status === 201) items.push(res.json.id as string);
             }
@@ -346,7 +352,7 @@ async function main(): Promise<void> {
             await call(client, 'POST', '/api/onboarding/step-1', { displayName: `Soaker ${i}` });
           } else if (items.length > 0) {
             const item = items.shift()!;
-            ordered.add(item);
+            ordered.set(item, Date.now());
             const order = await call(client, 'POST', '/api/checkout', { cartItemId: item });
             if (order.status === 201) {
               try {
