@@ -226,7 +226,12 @@ async function main(): Promise<void> {
       );
     }
     if (phases.has('tracing')) {
-      const traced = { twin: benchNames(), every: benchNames(), sampled: benchNames() };
+      const traced = {
+        twin: benchNames(),
+        every: benchNames(),
+        sampled: benchNames(),
+        queries: benchNames(),
+      };
       try {
         results.tracing = await measureTracingCost({
           untraced: { stack, api, users: ctx.users },

@@ -15,7 +15,7 @@ export interface TracingCostOptions {
   /** The stack of the other phases: tracing off, as it runs unless an exporter is configured. */
   untraced: Side;
   /** Names of the traced stacks' own streams and schemas (cleaned up by the caller). */
-  names: { twin: BenchNames; every: BenchNames; sampled: BenchNames };
+  names: Record<(typeof traced)[number], BenchNames>;
   base: Record<string, string | undefined>;
   settings: Record<string, string>;
   compiled: boolean;
@@ -52,16 +52,17 @@ const median = (values: number[]) => {
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 };
 
-const variants = ['untraced', 'twin', 'every', 'sampled'] as const;
-const traced = ['twin', 'every', 'sampled'] as const;
+const variants = ['untraced', 'twin', 'every', 'sampled', 'queries'] as const;
+const traced = ['twin', 'every', 'sampled', 'queries'] as const;
 type Variant = (typeof variants)[number];
 
 /**
- * What tracing costs a command. Three more stacks run beside the untraced one: its twin (also
+ * What tracing costs a command. Four more stacks run beside the untraced one: its twin (also
  * untraced: the difference between two identical stacks is this shared machine's noise and
  * bias, the floor under the other figures), one exporting every span over OTLP to a collector in
- * this process, and one a tenth of the traces (OTEL_TRACES_SAMPLER=parentbased_traceidratio,
- * OTEL_TRACES_SAMPLER_ARG=0.1). They take turns under the same fixed rate of cart commands, in short
+ * this process with the default instrumentations, one a tenth of the traces
+ * (OTEL_TRACES_SAMPLER=parentbased_traceidratio, OTEL_TRACES_SAMPLER_ARG=0.1), and one exporting
+ * every span with the query instrumentations too (pg, ioredis). They take turns under the same fixed rate of cart commands, in short
  * slices whose order rotates each round, so the drift of the machine falls on each alike; a fixed
  * rate (not a closed loop) keeps the projector's batches alike too. Each round gives a stack's
  * extra CPU per command in percent of the untraced one's; the median of the rounds is the figure.
@@ -85,7 +86,7 @@ export async function measureTracingCost(options: TracingCostOptions) {
   };
   try {
     log(
-      'tracing cost: starting an untraced twin, a stack exporting every span, and one with pg and ioredis too',
+      'tracing cost: starting an untraced twin, a stack exporting every span, one a tenth of them, and one with query spans too',
     );
     sides.twin = await start(options.names.twin, {});
     sides.every = await start(options.names.every, { OTEL_EXPORTER_OTLP_ENDPOINT: collector.url });
@@ -94,8 +95,15 @@ export async function measureTracingCost(options: TracingCostOptions) {
       OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
       OTEL_TRACES_SAMPLER_ARG: '0.1',
     });
+    sides.queries = await start(options.names.queries, {
+      OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
+      OTEL_NODE_ENABLED_INSTRUMENTATIONS: 'http,undici,pg,ioredis',
+    });
     for (const variant of variants) await slice(sides[variant]!, perSecond, 3);
-    const overheads: Record<(typeof traced)[number], number[]> = { twin: [], every: [], sampled: [] };
+    const overheads = Object.fromEntries(traced.map((v) => [v, [] as number[]])) as Record<
+      (typeof traced)[number],
+      number[]
+    >;
     const totals = Object.fromEntries(variants.map((v) => [v, { commands: 0, cpu: 0, errors: 0 }])) as Record<
       Variant,
       { commands: number; cpu: number; errors: number }

@@ -24,11 +24,21 @@ describe('whether a process traces', () => {
     expect(exporterFor({ ...endpoint, OTEL_SDK_DISABLED: 'true' })).toBeNull();
   });
 
-  it('runs every instrumentation unless told otherwise', () => {
+  it('traces HTTP in and out unless told otherwise, and queries only when named', () => {
     const enabled = (env: Record<string, string>) => enabledInstrumentations(loadConfig(tracingEnv, env));
-    expect(enabled({})).toEqual(['http', 'undici', 'pg', 'ioredis']);
-    expect(enabled({ OTEL_NODE_ENABLED_INSTRUMENTATIONS: 'http, undici' })).toEqual(['http', 'undici']);
-    expect(enabled({ OTEL_NODE_DISABLED_INSTRUMENTATIONS: 'pg,ioredis' })).toEqual(['http', 'undici']);
+    expect(enabled({})).toEqual(['http', 'undici']);
+    expect(enabled({ OTEL_NODE_ENABLED_INSTRUMENTATIONS: 'http, undici, pg,ioredis' })).toEqual([
+      'http',
+      'undici',
+      'pg',
+      'ioredis',
+    ]);
+    expect(
+      enabled({
+        OTEL_NODE_ENABLED_INSTRUMENTATIONS: 'http,undici,pg,ioredis',
+        OTEL_NODE_DISABLED_INSTRUMENTATIONS: 'pg',
+      }),
+    ).toEqual(['http', 'undici', 'ioredis']);
   });
 
   it('refuses an exporter it does not have and an endpoint that is not a URL', () => {

@@ -1,7 +1,7 @@
 import { ROOT_CONTEXT, SpanKind, type Context, type Link, type Span } from '@opentelemetry/api';
 import { headers as natsHeaders, type JsMsg, type MsgHdrs } from 'nats';
 import { injectTraceContext, publisherOf, traceContextOf } from './bus-context';
-import { inSpan } from './spans';
+import { inSpan, queriesReadActiveSpan } from './spans';
 
 /**
  * Messaging spans as the OpenTelemetry semantic conventions name them: `publish` and
@@ -104,7 +104,8 @@ const maxLinks = 128;
  * Handles a batch of messages under one `process` span linked to the context of each message
  * that carries one: a batch serves many requests, and each of their traces reaches it through
  * its link. It continues the trace of the first such message, so a batch of one command (the
- * usual case at a light load) sits inside that command's trace.
+ * usual case at a light load) sits inside that command's trace. `work` is a batch's queries: the
+ * span is made active only for query spans to find (see queriesReadActiveSpan).
  */
 export function tracedBatch<T>(
   consumer: string,
@@ -143,6 +144,7 @@ export function tracedBatch<T>(
     },
     work,
     parent,
+    queriesReadActiveSpan(),
   );
 }
 

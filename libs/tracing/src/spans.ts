@@ -1,4 +1,5 @@
 import {
+  context,
   SpanStatusCode,
   trace,
   type Attributes,
@@ -9,15 +10,34 @@ import {
 
 export const tracer = () => trace.getTracer('@shop/tracing');
 
+/** Whether an instrumentation that traces queries (pg, ioredis) is installed in this process. */
+let queriesTraced = false;
+
+/** Said once by whoever installs the instrumentations. */
+export function setQueriesTraced(traced: boolean): void {
+  queriesTraced = traced;
+}
+
+/**
+ * A span whose work is only queries needs to be the active one only when queries are traced:
+ * making a context active switches on async context tracking, which every promise of the
+ * process then pays for (the projector's only spans are such).
+ */
+export function queriesReadActiveSpan(): boolean {
+  return queriesTraced;
+}
+
 /**
  * Runs `work` in a new span (under `parent`, else the active context) that is the active one
- * while it runs; a throw marks the span as failed with the error, and the span ends either way.
+ * while it runs, unless `activate` is false (nothing inside reads the active context); a throw
+ * marks the span as failed with the error, and the span ends either way.
  */
 export function inSpan<T>(
   name: string,
   options: SpanOptions,
   work: (span: Span) => Promise<T>,
   parent?: Context,
+  activate = true,
 ): Promise<T> {
   const run = async (span: Span) => {
     try {
@@ -30,6 +50,7 @@ export function inSpan<T>(
       span.end();
     }
   };
+  if (!activate) return run(tracer().startSpan(name, options, parent ?? context.active()));
   return parent
     ? tracer().startActiveSpan(name, options, parent, run)
     : tracer().startActiveSpan(name, options, run);

@@ -13,6 +13,7 @@ import {
 } from '@opentelemetry/sdk-trace-node';
 import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
 import { enabledInstrumentations, tracesExporter, type TracingConfig } from '@shop/config';
+import { setQueriesTraced } from './spans';
 import type { Tracing } from './trace-process';
 
 /** Probes and scrapes every few seconds would bury the requests in their own spans. */
@@ -44,6 +45,7 @@ export function installTracing(
     spanProcessors: [processor],
   });
   provider.register();
+  setQueriesTraced(instrumentations.includes('pg') || instrumentations.includes('ioredis'));
   const uninstall = registerInstrumentations({
     tracerProvider: provider,
     instrumentations: instrumentations.flatMap((name) => available[name]?.() ?? []),
@@ -52,6 +54,7 @@ export function installTracing(
     flush: () => provider.forceFlush(),
     async shutdown() {
       uninstall();
+      setQueriesTraced(false);
       await provider.shutdown();
     },
   };
@@ -62,12 +65,16 @@ export function installTracing(
  * (tracing is then off: the API's no-op tracer, nothing instrumented). Called before the process
  * loads http, pg or ioredis, so their instrumentations see them loaded.
  */
-export function startTracing(service: string, config: TracingConfig): Tracing | null {
+export function startTracing(
+  service: string,
+  config: TracingConfig,
+  relevant?: readonly string[],
+): Tracing | null {
   const exporter = tracesExporter(config);
   if (!exporter) return null;
   return installTracing(
     config.OTEL_SERVICE_NAME ?? service,
     new BatchSpanProcessor(exporter === 'console' ? new ConsoleSpanExporter() : new OTLPTraceExporter()),
-    enabledInstrumentations(config),
+    enabledInstrumentations(config).filter((name) => !relevant || relevant.includes(name)),
   );
 }
