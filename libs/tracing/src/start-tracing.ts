@@ -14,7 +14,8 @@ import {
 import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
 import { enabledInstrumentations, tracesExporter, type TracingConfig } from '@shop/config';
 import { setQueriesTraced } from './spans';
-import type { Tracing } from './trace-process';
+import { SynchronousContextManager } from './synchronous-context-manager';
+import type { Tracing, TraceProcessOptions } from './trace-process';
 
 /** Probes and scrapes every few seconds would bury the requests in their own spans. */
 const operationalPaths = /^\/(metrics|health|ready)(\?|$)/;
@@ -33,18 +34,25 @@ const available: Record<string, () => Instrumentation> = {
 /**
  * Installs the tracer provider, the W3C propagator and the `instrumentations` named, exporting
  * through `processor`. pg and ioredis are traced only inside a request or a message: the pools'
- * background queries would make traces of their own.
+ * background queries would make traces of their own. Async context tracking runs only when
+ * something reads the active context after an await: an instrumentation, or spans of the
+ * service's own that nest.
  */
 export function installTracing(
   serviceName: string,
   processor: SpanProcessor,
   instrumentations: readonly string[],
+  ownSpansNest: boolean,
 ): Tracing {
   const provider = new NodeTracerProvider({
     resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: serviceName }),
     spanProcessors: [processor],
   });
-  provider.register();
+  provider.register(
+    ownSpansNest || instrumentations.length > 0
+      ? undefined
+      : { contextManager: new SynchronousContextManager() },
+  );
   setQueriesTraced(instrumentations.includes('pg') || instrumentations.includes('ioredis'));
   const uninstall = registerInstrumentations({
     tracerProvider: provider,
@@ -68,13 +76,15 @@ export function installTracing(
 export function startTracing(
   service: string,
   config: TracingConfig,
-  relevant?: readonly string[],
+  options: TraceProcessOptions = {},
 ): Tracing | null {
   const exporter = tracesExporter(config);
   if (!exporter) return null;
+  const { instrumentations: relevant, ownSpansNest = true } = options;
   return installTracing(
     config.OTEL_SERVICE_NAME ?? service,
     new BatchSpanProcessor(exporter === 'console' ? new ConsoleSpanExporter() : new OTLPTraceExporter()),
     enabledInstrumentations(config).filter((name) => !relevant || relevant.includes(name)),
+    ownSpansNest,
   );
 }

@@ -16,6 +16,12 @@ export interface TraceProcessOptions {
    * outside it are not installed. Unset: every configured one.
    */
   instrumentations?: readonly string[];
+  /**
+   * False for a service none of whose own spans has children of its own making: unless an
+   * instrumentation is installed, it then runs without async context tracking (see
+   * SynchronousContextManager). Default true.
+   */
+  ownSpansNest?: boolean;
 }
 
 /**
@@ -29,11 +35,11 @@ export function traceProcess(service: string, options: TraceProcessOptions = {})
   if (!tracesExporter(config)) return null;
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only when tracing is on, see above
   const { startTracing } = require('./start-tracing') as TracingSdk;
-  return startTracing(service, config, options.instrumentations);
+  return startTracing(service, config, options);
 }
 
 /** Traces this process into `processor` (a test's in-memory exporter) with every instrumentation. */
 export async function traceInto(service: string, processor: SpanProcessor): Promise<Tracing> {
   const { installTracing } = await import('./start-tracing');
-  return installTracing(service, processor, ['http', 'undici', 'pg', 'ioredis']);
+  return installTracing(service, processor, ['http', 'undici', 'pg', 'ioredis'], true);
 }
