@@ -30,7 +30,7 @@ export async function startStackTraces(operator: Env): Promise<StackTraces | nul
       OTEL_BSP_SCHEDULE_DELAY: '1000',
       // A development stack can afford its queries in the timeline (see docs/operations.md, "Traces").
       OTEL_NODE_ENABLED_INSTRUMENTATIONS:
-        operator.OTEL_NODE_ENABLED_INSTRUMENTATIONS ?? 'http,undici,pg,ioredis',
+        operator.OTEL_NODE_ENABLED_INSTRUMENTATIONS ?? 'fastify,http,undici,pg,ioredis',
     },
   };
 }

@@ -19,11 +19,12 @@ export const tracingEnv = z.object({
   OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: url.optional(),
   OTEL_SERVICE_NAME: z.string().min(1).optional(),
   /**
-   * The instrumentations to run, as the Node auto-instrumentation names them: `http`, `undici`,
-   * `pg`, `ioredis`. A span per query costs more than the rest of tracing together (the bench's
-   * tracing phase), so the queries are traced only when named (`npm start` names them).
+   * The instrumentations to run, as the Node auto-instrumentation names them: `fastify` (the
+   * services' request spans), `http`, `undici`, `pg`, `ioredis`. A span per query costs more than
+   * the rest of tracing together (the bench's tracing phase), so the queries are traced only when
+   * named (`npm start` names them).
    */
-  OTEL_NODE_ENABLED_INSTRUMENTATIONS: nameList.default(['http', 'undici']),
+  OTEL_NODE_ENABLED_INSTRUMENTATIONS: nameList.default(['fastify', 'http', 'undici']),
   /** Instrumentations left out of those. */
   OTEL_NODE_DISABLED_INSTRUMENTATIONS: nameList.default([]),
 });

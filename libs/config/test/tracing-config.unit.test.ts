@@ -26,7 +26,7 @@ describe('whether a process traces', () => {
 
   it('traces HTTP in and out unless told otherwise, and queries only when named', () => {
     const enabled = (env: Record<string, string>) => enabledInstrumentations(loadConfig(tracingEnv, env));
-    expect(enabled({})).toEqual(['http', 'undici']);
+    expect(enabled({})).toEqual(['fastify', 'http', 'undici']);
     expect(enabled({ OTEL_NODE_ENABLED_INSTRUMENTATIONS: 'http, undici, pg,ioredis' })).toEqual([
       'http',
       'undici',

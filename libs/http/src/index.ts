@@ -6,3 +6,4 @@ export * from './describe-zod-error';
 export * from './swagger-ui';
 export * from './request-context';
 export * from './close-connections';
+export * from './request-spans';

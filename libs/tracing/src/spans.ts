@@ -10,12 +10,17 @@ import {
 
 export const tracer = () => trace.getTracer('@shop/tracing');
 
-/** Whether an instrumentation that traces queries (pg, ioredis) is installed in this process. */
-let queriesTraced = false;
+/** The instrumentations this process runs, by their OTEL_NODE_ENABLED_INSTRUMENTATIONS names. */
+let installed: readonly string[] = [];
 
-/** Said once by whoever installs the instrumentations. */
-export function setQueriesTraced(traced: boolean): void {
-  queriesTraced = traced;
+/** Said by whoever installs the instrumentations (and again, empty, when they are removed). */
+export function setInstrumented(names: readonly string[]): void {
+  installed = names;
+}
+
+/** Whether this process traces with the instrumentation `name`. */
+export function isInstrumented(name: string): boolean {
+  return installed.includes(name);
 }
 
 /**
@@ -24,7 +29,7 @@ export function setQueriesTraced(traced: boolean): void {
  * process then pays for (the projector's only spans are such).
  */
 export function queriesReadActiveSpan(): boolean {
-  return queriesTraced;
+  return isInstrumented('pg') || isInstrumented('ioredis');
 }
 
 /**

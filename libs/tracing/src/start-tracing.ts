@@ -13,22 +13,29 @@ import {
 } from '@opentelemetry/sdk-trace-node';
 import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
 import { enabledInstrumentations, tracesExporter, type TracingConfig } from '@shop/config';
-import { setQueriesTraced } from './spans';
+import { setInstrumented } from './spans';
 import { SynchronousContextManager } from './synchronous-context-manager';
 import type { Tracing, TraceProcessOptions } from './trace-process';
 
 /** Probes and scrapes every few seconds would bury the requests in their own spans. */
 const operationalPaths = /^\/(metrics|health|ready)(\?|$)/;
 
-/** The instrumentations by the names OTEL_NODE_ENABLED_INSTRUMENTATIONS uses. */
-const available: Record<string, () => Instrumentation> = {
-  http: () =>
+/**
+ * The instrumentations by the names OTEL_NODE_ENABLED_INSTRUMENTATIONS uses. `fastify` is the
+ * services' own request spans (installRequestSpans in @shop/http); with it, http traces only
+ * outgoing calls (apify-client's), not incoming requests twice.
+ */
+const available: Record<string, (enabled: readonly string[]) => Instrumentation[]> = {
+  http: (enabled) => [
     new HttpInstrumentation({
+      disableIncomingRequestInstrumentation: enabled.includes('fastify'),
       ignoreIncomingRequestHook: (request) => operationalPaths.test(request.url ?? ''),
     }),
-  undici: () => new UndiciInstrumentation(),
-  pg: () => new PgInstrumentation({ requireParentSpan: true, ignoreConnectSpans: true }),
-  ioredis: () => new IORedisInstrumentation({ requireParentSpan: true }),
+  ],
+  fastify: () => [],
+  undici: () => [new UndiciInstrumentation()],
+  pg: () => [new PgInstrumentation({ requireParentSpan: true, ignoreConnectSpans: true })],
+  ioredis: () => [new IORedisInstrumentation({ requireParentSpan: true })],
 };
 
 /**
@@ -53,16 +60,16 @@ export function installTracing(
       ? undefined
       : { contextManager: new SynchronousContextManager() },
   );
-  setQueriesTraced(instrumentations.includes('pg') || instrumentations.includes('ioredis'));
+  setInstrumented(instrumentations);
   const uninstall = registerInstrumentations({
     tracerProvider: provider,
-    instrumentations: instrumentations.flatMap((name) => available[name]?.() ?? []),
+    instrumentations: instrumentations.flatMap((name) => available[name]?.(instrumentations) ?? []),
   });
   return {
     flush: () => provider.forceFlush(),
     async shutdown() {
       uninstall();
-      setQueriesTraced(false);
+      setInstrumented([]);
       await provider.shutdown();
     },
   };

@@ -41,5 +41,5 @@ export function traceProcess(service: string, options: TraceProcessOptions = {})
 /** Traces this process into `processor` (a test's in-memory exporter) with every instrumentation. */
 export async function traceInto(service: string, processor: SpanProcessor): Promise<Tracing> {
   const { installTracing } = await import('./start-tracing');
-  return installTracing(service, processor, ['http', 'undici', 'pg', 'ioredis'], true);
+  return installTracing(service, processor, ['fastify', 'http', 'undici', 'pg', 'ioredis'], true);
 }

@@ -2,7 +2,7 @@ import { trace } from '@opentelemetry/api';
 import { headers as natsHeaders, type JsMsg } from 'nats';
 import { afterEach, describe, expect, it } from 'vitest';
 import { recordSpans } from '@shop/testing';
-import { setQueriesTraced, tracedBatch } from '../src';
+import { setInstrumented, tracedBatch } from '../src';
 
 const traceId = '0af7651916cd43dd8448eb211c80319c';
 const publisherSpanId = 'b7ad6b7169203331';
@@ -13,7 +13,7 @@ const message = (seq: number): JsMsg => {
   return { subject: `shop.cart.c${seq}`, seq, headers } as unknown as JsMsg;
 };
 
-afterEach(() => setQueriesTraced(false));
+afterEach(() => setInstrumented([]));
 
 describe("a projection batch's span", () => {
   it('continues the publisher\'s trace without making itself active when no query is traced', async () => {
@@ -36,7 +36,7 @@ describe("a projection batch's span", () => {
 
   it('is the active span while the batch runs when queries are traced, so theirs are its children', async () => {
     const recorder = recordSpans();
-    setQueriesTraced(true);
+    setInstrumented(['pg']);
     try {
       let activeInside: string | undefined;
       await tracedBatch('cart_items', 'shop.>', [message(3)], async () => {

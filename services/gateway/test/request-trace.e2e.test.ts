@@ -87,6 +87,7 @@ describe('one trace from a request to the read model', () => {
 
     const http = serverSpan('POST', '/api/cart');
     expect(http, 'the gateway traced the request').toBeDefined();
+    expect(http!.name, 'named after its route').toBe('POST /api/cart');
     const trace = await spansOfTrace(traceOf(http!), (t) =>
       t.some(
         (s) => s.name.startsWith('process') && s.attributes['messaging.consumer.group.name'] === 'cart_items',

@@ -1,5 +1,6 @@
 import { AddressInfo } from 'node:net';
 import Fastify from 'fastify';
+import { installRequestSpans } from '@shop/http';
 import { registerControlRoutes } from './control-routes';
 import { afterEffect, Fault, FaultInjector, ProviderOperation } from './faults';
 import { idempotencyKey, IdempotencyStore } from './idempotency';
@@ -72,6 +73,8 @@ export async function startProviderSandbox(options: ProviderSandboxOptions = {})
 
   // Hung requests must not hold close() open, hence the forced close of live connections.
   const app = Fastify({ logger: { level: options.logLevel ?? 'silent' }, forceCloseConnections: true });
+  // A traced provider continues the caller's trace: the stand-in does as well, where tracing runs.
+  installRequestSpans(app);
 
   app.addHook('onRequest', async (request, reply) => {
     const { operation } = request.routeOptions.config;
