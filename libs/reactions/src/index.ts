@@ -4,3 +4,4 @@ export * from './reaction-parking';
 export * from './postgres-reaction-parking';
 export * from './unprocessable-event';
 export * from './reconcile-loop';
+export * from './reaction-partition';

@@ -1,11 +1,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AckPolicy, Consumer, ConsumerMessages, DeliverPolicy, JsMsg, nanos } from 'nats';
-import { RecordedEvent } from '@shop/contracts';
+import { partitionOfSubject, RecordedEvent } from '@shop/contracts';
 import { EventStore, parseCommit } from '@shop/eventstore';
 import { withCorrelationId } from '@shop/logging';
 import { traceEvent, tracedProcess } from '@shop/tracing';
 import { AdvisoryLock } from './advisory-lock';
 import { Reaction } from './reaction';
+import { partitionCountOfConsumer, partitionSuffix, ReactionPartition, reactionConsumerName } from './reaction-partition';
 import { ParkedReaction, ReactionParking } from './reaction-parking';
 import { UnprocessableEvent } from './unprocessable-event';
 
@@ -33,11 +34,16 @@ export interface ReactionRunnerOptions {
   parking?: ReactionParking;
   retryParkedEveryMs?: number;
   /**
-   * Postgres of the session-level advisory lock that keeps one active runner per reaction and
-   * stream, as projections do: the consumer is shared by every process, so without it two
+   * Postgres of the session-level advisory lock that keeps one active runner per reaction,
+   * stream and partition, as projections do: the consumer is shared by every process, so without it two
    * processes would each take messages of one subject and reorder them. Others stand by.
    */
   databaseUrl?: string;
+  /**
+   * The slice of the reaction's aggregates this runner handles (all of them by default): a
+   * process runs one runner per partition, each with its own consumer, lock and parked events.
+   */
+  partition?: ReactionPartition;
 }
 
 const retryDelayMs = (attempt: number) => Math.min(500 * 2 ** (attempt - 1), 30_000);
@@ -50,7 +56,8 @@ const keepAliveMs = 20_000;
  * keeps each subject's order: a message waits for the earlier messages of its subject, a
  * failure is retried in place (later messages of that subject wait behind it), and a subject
  * whose event was parked parks its later events too until the parked ones succeed. Different
- * subjects are handled concurrently, up to `concurrency` messages at once.
+ * subjects are handled concurrently, up to `concurrency` messages at once. A partitioned
+ * reaction runs one runner per partition, each the whole of the above for its own aggregates.
  */
 export class ReactionRunner {
   private messages: ConsumerMessages | null = null;
@@ -64,14 +71,17 @@ export class ReactionRunner {
   private halt = new AbortController();
   /** Null without a database: the runner then consumes as if it held the lock. */
   private readonly lock: AdvisoryLock | null;
+  private readonly partition: ReactionPartition;
 
   constructor(private readonly options: ReactionRunnerOptions) {
     const { databaseUrl, store, reaction } = options;
+    this.partition = options.partition ?? { index: 0, count: 1 };
+    const suffix = partitionSuffix(this.partition).replace('_', ':');
     this.lock = databaseUrl
       ? new AdvisoryLock(
           databaseUrl,
-          `reaction:${store.stream}:${reaction.name}`,
-          `lock:reaction:${reaction.name}`,
+          `reaction:${store.stream}:${reaction.name}${suffix}`,
+          `lock:reaction:${reaction.name}${suffix}`,
           () => {
             this.messages?.stop();
             // Messages in hand stop being retried: they are the new holder's now.
@@ -145,10 +155,16 @@ export class ReactionRunner {
    * consumer is then re-created at its ack floor: a message past the floor that was already
    * acknowledged is delivered again, which reactions, idempotent, take as a repeat. A consumer
    * created before deliveries were unbounded is re-created the same way.
+   *
+   * Every partition's consumer has the reaction's whole filter subject and skips the other
+   * partitions' messages: nats-server 2.9 allows one filter subject per consumer and has no
+   * stream subject transform, and an account `partition()` mapping would rewrite the subject
+   * every event is stored under (the aggregate's, which appends guard and loads read). So each
+   * partition is delivered, and acknowledges unread, the messages of all the others.
    */
   private async takeOver(): Promise<Consumer> {
     const { store, reaction } = this.options;
-    const name = `reaction_${reaction.name}`;
+    const name = reactionConsumerName(reaction.name, this.partition);
     const config = {
       durable_name: name,
       ack_policy: AckPolicy.Explicit,
@@ -163,7 +179,13 @@ export class ReactionRunner {
       throw error;
     });
     if (!info) {
-      await store.jsm.consumers.add(store.stream, { ...config, deliver_policy: DeliverPolicy.All });
+      const start = await this.startOfNewConsumer();
+      await store.jsm.consumers.add(store.stream, {
+        ...config,
+        ...(start > 1
+          ? { deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: start }
+          : { deliver_policy: DeliverPolicy.All }),
+      });
     } else if (info.num_ack_pending > 0 || info.config.max_deliver !== -1) {
       await store.jsm.consumers.delete(store.stream, name);
       await store.jsm.consumers.add(store.stream, {
@@ -175,6 +197,24 @@ export class ReactionRunner {
     return store.js.consumers.get(store.stream, name);
   }
 
+  /**
+   * Where a partition's first consumer starts: after the lowest ack floor of the reaction's
+   * consumers under another partition count, the ones STREAM_PARTITIONS was changed from (all
+   * their holders stopped first), since every message up to it was handled under the old split.
+   * From there on messages already handled come again as repeats, none is skipped. Without
+   * such consumers, from the start of the stream, as a new reaction always did.
+   */
+  private async startOfNewConsumer(): Promise<number> {
+    const { store, reaction } = this.options;
+    let floor: number | null = null;
+    for await (const info of store.jsm.consumers.list(store.stream)) {
+      const count = partitionCountOfConsumer(info.name, reaction.name);
+      if (count === null || count === this.partition.count) continue;
+      floor = Math.min(floor ?? Infinity, info.ack_floor.stream_seq);
+    }
+    return (floor ?? 0) + 1;
+  }
+
   /** Waits, unless the runner stops or loses its lock meanwhile. */
   private async pause(ms: number): Promise<void> {
     await sleep(ms, undefined, { signal: this.halt.signal }).catch(() => undefined);
@@ -183,6 +223,10 @@ export class ReactionRunner {
   private async consume(messages: ConsumerMessages): Promise<void> {
     const limit = this.options.concurrency ?? 8;
     for await (const message of messages) {
+      if (!this.owns(message.subject)) {
+        message.ack();
+        continue;
+      }
       const keepAlive = setInterval(() => message.working(), keepAliveMs);
       const previous = this.tails.get(message.subject) ?? Promise.resolve();
       const work = previous
@@ -270,6 +314,12 @@ export class ReactionRunner {
     return true;
   }
 
+  /** Whether the subject's aggregate falls in this runner's partition. */
+  private owns(subject: string): boolean {
+    const { index, count } = this.partition;
+    return partitionOfSubject(this.options.store.subjectPrefix, subject, count) === index;
+  }
+
   /**
    * Whether a message holds an event the reaction handles, read from its events' types alone.
    * Most of an aggregate's messages hold none (every chat message, for the session's key
@@ -305,7 +355,9 @@ export class ReactionRunner {
     try {
       const stuck = new Set<string>();
       for (const entry of await parking.parked(reaction.name)) {
-        if (stuck.has(entry.subject)) continue;
+        // Parked entries are the reaction's; a partition's holder retries its own subjects' only,
+        // so they keep their order, and stay with their subject whatever the partition count.
+        if (stuck.has(entry.subject) || !this.owns(entry.subject)) continue;
         const events = await store.readCommit(entry.sequence);
         try {
           if (events) await this.react(events);
