@@ -6,7 +6,12 @@ import { withCorrelationId } from '@shop/logging';
 import { traceEvent, tracedProcess } from '@shop/tracing';
 import { AdvisoryLock } from './advisory-lock';
 import { Reaction } from './reaction';
-import { partitionCountOfConsumer, partitionSuffix, ReactionPartition, reactionConsumerName } from './reaction-partition';
+import {
+  partitionCountOfConsumer,
+  partitionSuffix,
+  ReactionPartition,
+  reactionConsumerName,
+} from './reaction-partition';
 import { ParkedReaction, ReactionParking } from './reaction-parking';
 import { UnprocessableEvent } from './unprocessable-event';
 

@@ -400,7 +400,10 @@ describe('reaction runner', () => {
     for (const id of cartIds) before.push(await appendHistory(id, 2));
     const unsplit = runnerOf({ index: 0, count: 1 });
     await unsplit.start();
-    await until(() => [...handled.values()].every((seen) => seen.length === 2), 'the unsplit runner handled all');
+    await until(
+      () => [...handled.values()].every((seen) => seen.length === 2),
+      'the unsplit runner handled all',
+    );
     await unsplit.stop();
 
     const after: number[][] = [];
@@ -408,9 +411,14 @@ describe('reaction runner', () => {
     const split = reactionPartitions(2).map(runnerOf);
     await Promise.all(split.map((r) => r.start()));
     try {
-      await until(() => [...handled.values()].every((seen) => seen.length >= 4), 'the split runners handled the rest');
+      await until(
+        () => [...handled.values()].every((seen) => seen.length >= 4),
+        'the split runners handled the rest',
+      );
       await sleep(300);
-      expect(cartIds.map((id) => handled.get(id))).toEqual(cartIds.map((_, i) => [...before[i]!, ...after[i]!]));
+      expect(cartIds.map((id) => handled.get(id))).toEqual(
+        cartIds.map((_, i) => [...before[i]!, ...after[i]!]),
+      );
     } finally {
       await Promise.all(split.map((r) => r.stop()));
     }

@@ -5,7 +5,7 @@ import type { GatewayConfig } from '@shop/config';
 import type { EventStore } from '@shop/eventstore';
 import { MemwalMemoryStore, memwalOptionsOf } from '@shop/memory';
 import type { Logger } from '@shop/logging';
-import { ReactionRunner } from '@shop/reactions';
+import { ReactionRunner, reactionPartitions } from '@shop/reactions';
 import type { ReadModelDatabase } from '@shop/read-models';
 import { CONFIG, EVENT_STORE, LOGGER, MEMORY_STORE, READ_DB } from '../infrastructure/tokens';
 import type { AgentMemory } from './agent-memory';
@@ -49,8 +49,11 @@ export class MemoryModule implements OnApplicationBootstrap, BeforeApplicationSh
   ) {
     const memwal = memwalOptionsOf(config);
     const reactions = memwal ? [sizes, new MemwalErasureReaction(new MemwalMemoryStore(memwal))] : [];
-    this.runners = reactions.map(
-      (reaction) => new ReactionRunner({ store, reaction, logger, databaseUrl: config.DATABASE_URL }),
+    this.runners = reactions.flatMap((reaction) =>
+      reactionPartitions(config.STREAM_PARTITIONS).map(
+        (partition) =>
+          new ReactionRunner({ store, reaction, partition, logger, databaseUrl: config.DATABASE_URL }),
+      ),
     );
   }
 
