@@ -5,3 +5,4 @@ export * from './postgres-reaction-parking';
 export * from './unprocessable-event';
 export * from './reconcile-loop';
 export * from './reaction-partition';
+export * from './reaction-hosts';

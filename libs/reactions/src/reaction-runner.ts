@@ -6,6 +6,7 @@ import { withCorrelationId } from '@shop/logging';
 import { traceEvent, tracedProcess } from '@shop/tracing';
 import { AdvisoryLock } from './advisory-lock';
 import { Reaction } from './reaction';
+import { ReactionHosts } from './reaction-hosts';
 import {
   partitionCountOfConsumer,
   partitionSuffix,
@@ -49,12 +50,23 @@ export interface ReactionRunnerOptions {
    * process runs one runner per partition, each with its own consumer, lock and parked events.
    */
   partition?: ReactionPartition;
+  /**
+   * This process's share of the partitions, shared by its runners: without it, a process takes
+   * every partition it finds free, so the first one up holds them all.
+   */
+  hosts?: ReactionHosts;
 }
 
 const retryDelayMs = (attempt: number) => Math.min(500 * 2 ** (attempt - 1), 30_000);
 
 /** A waiting or retried message tells the server it is still held, well within the 60 s ack wait. */
 const keepAliveMs = 20_000;
+
+/** How often a holder checks whether its process holds more than its share of partitions. */
+const shareCheckMs = 2000;
+
+/** A partition let go is not claimed again by its process for this long: a standby's turn. */
+const afterYieldMs = 3000;
 
 /**
  * Runs a reaction on a durable pull consumer filtered to its aggregate. Like a projection, it
@@ -73,6 +85,8 @@ export class ReactionRunner {
   private retryTimer: NodeJS.Timeout | null = null;
   private retrying: Promise<void> | null = null;
   private stopping = false;
+  /** Letting the partition go to another host: what is in hand is handed back, then the lock. */
+  private yielding = false;
   private halt = new AbortController();
   /** Null without a database: the runner then consumes as if it held the lock. */
   private readonly lock: AdvisoryLock | null;
@@ -94,6 +108,7 @@ export class ReactionRunner {
           },
         )
       : null;
+    options.hosts?.register(reaction.name, this.partition, () => this.lock?.held === true);
   }
 
   async start(): Promise<void> {
@@ -120,17 +135,18 @@ export class ReactionRunner {
   /** Consumes while this process holds the lock (or always, without one); stands by otherwise. */
   private async run(): Promise<void> {
     while (!this.stopping) {
-      if (this.lock && !(await this.lock.tryAcquire().catch(() => false))) {
+      if (this.lock && !(await this.claim())) {
         await this.pause(1000);
         continue;
       }
       let failed = false;
+      const shareCheck = setInterval(() => void this.yieldIfSurplus(), shareCheckMs);
       try {
         const consumer = await this.takeOver();
         const messages = await consumer.consume({ max_messages: this.options.concurrency ?? 8 });
         this.messages = messages;
-        // stop() may have come while the consumer was being opened.
-        if (this.stopping) messages.stop();
+        // stop() may have come while the consumer was being opened, or a share check.
+        if (this.stopping || this.yielding) messages.stop();
         await this.consume(messages);
       } catch (error) {
         this.options.logger.warn(
@@ -138,11 +154,18 @@ export class ReactionRunner {
           'reaction consumer failed; letting a standby take over',
         );
         failed = true;
+      } finally {
+        clearInterval(shareCheck);
       }
       // Stopped, or the lock was lost: what is in hand finishes (or is let go) before another turn.
       await Promise.all(this.inFlight);
       if (!this.stopping) this.halt = new AbortController();
-      if (failed) {
+      if (this.yielding) {
+        // Only now, with nothing of it in hand here, may another host take the partition.
+        await this.lock?.release();
+        this.yielding = false;
+        await this.pause(afterYieldMs);
+      } else if (failed) {
         // A process that cannot consume (its NATS connection gone, say) must not keep the lock
         // from a standby that can: it lets go, and waits longer than a standby's poll to ask again.
         await this.lock?.release();
@@ -150,6 +173,28 @@ export class ReactionRunner {
       }
     }
     await this.lock?.release();
+  }
+
+  /** Takes the lock when free and this process is below its share of partitions; true while held. */
+  private async claim(): Promise<boolean> {
+    const { hosts, reaction } = this.options;
+    if (this.lock!.held) return true;
+    if (hosts && !(await hosts.mayClaim(reaction.name, this.partition).catch(() => true))) return false;
+    return this.lock!.tryAcquire().catch(() => false);
+  }
+
+  /** Lets the partition go when its process holds more than its share (a host joined). */
+  private async yieldIfSurplus(): Promise<void> {
+    const { hosts, reaction, logger } = this.options;
+    if (!hosts || this.yielding || this.stopping || !this.lock?.held) return;
+    if (!(await hosts.surplus(reaction.name, this.partition).catch(() => false))) return;
+    logger.warn(
+      { reaction: reaction.name, partition: this.partition.index },
+      'letting a partition go to another host (this one holds more than its share)',
+    );
+    this.yielding = true;
+    this.messages?.stop();
+    this.halt.abort();
   }
 
   /**
@@ -312,9 +357,9 @@ export class ReactionRunner {
    * for the next start or the new holder to handle in order (see takeOver).
    */
   private letsGo(message: JsMsg, entry: Omit<ParkedReaction, 'error'>): boolean {
-    const lockLost = this.lock !== null && !this.lock.held;
+    const lockLost = this.lock !== null && (!this.lock.held || this.yielding);
     if (!this.stopping && !lockLost) return false;
-    if (lockLost) this.options.logger.warn(entry, 'lost the lock; message left to the next holder');
+    if (lockLost) this.options.logger.warn(entry, 'lost or let go the lock; message left to the next holder');
     message.nak();
     return true;
   }
@@ -356,7 +401,7 @@ export class ReactionRunner {
   private async retryParked(): Promise<void> {
     const { parking, reaction, store, logger } = this.options;
     // Only the active runner retries, so parked events too are handled by one process in order.
-    if (!parking || (this.lock && !this.lock.held)) return;
+    if (!parking || (this.lock && !this.lock.held) || this.yielding) return;
     try {
       const stuck = new Set<string>();
       for (const entry of await parking.parked(reaction.name)) {

@@ -7,6 +7,7 @@ import { connectNats, EventStore } from '@shop/eventstore';
 import { openTestEventStore, testEnvironment, TestEventStore } from '@shop/testing';
 import { ParkedReaction, ReactionParking } from '../src/reaction-parking';
 import { Reaction } from '../src/reaction';
+import { ReactionHosts } from '../src/reaction-hosts';
 import { reactionPartitions } from '../src/reaction-partition';
 import { ReactionRunner } from '../src/reaction-runner';
 
@@ -421,6 +422,52 @@ describe('reaction runner', () => {
       );
     } finally {
       await Promise.all(split.map((r) => r.stop()));
+    }
+  });
+
+  it('spreads the partitions over the processes: a process that joins gets its share, events keep their order', async () => {
+    const name = `spread_${randomUUID().slice(0, 8)}`;
+    const cartIds = Array.from({ length: 8 }, () => randomUUID());
+    const handled = new Map<string, number[]>(cartIds.map((id) => [id, []]));
+    const processOf = (hosts: ReactionHosts) =>
+      reactionPartitions(4).map(
+        (partition) =>
+          new ReactionRunner({
+            store: t.store,
+            logger: silent,
+            databaseUrl: env.databaseUrl,
+            partition,
+            hosts,
+            reaction: recordingReaction(name, async (event) => {
+              const seen = handled.get(event.aggregateId);
+              if (seen && !seen.includes(event.sequence)) seen.push(event.sequence);
+            }),
+          }),
+      );
+    const [firstHosts, secondHosts] = [
+      new ReactionHosts(env.databaseUrl, t.store.stream),
+      new ReactionHosts(env.databaseUrl, t.store.stream),
+    ];
+    const first = processOf(firstHosts);
+    const second = processOf(secondHosts);
+    const histories = new Map<string, number[]>();
+    for (const id of cartIds) histories.set(id, await appendHistory(id, 2));
+    await Promise.all(first.map((r) => r.start()));
+    try {
+      await until(() => firstHosts.held(name).length === 4, 'the first process holds every partition');
+      await Promise.all(second.map((r) => r.start()));
+      for (const id of cartIds)
+        histories.get(id)!.push(...(await appendMore(id, histories.get(id)!.at(-1)!, 2)));
+      await until(() => secondHosts.held(name).length === 2, 'the second process holds its share');
+      expect(firstHosts.held(name)).toHaveLength(2);
+      expect([...firstHosts.held(name), ...secondHosts.held(name)].sort()).toEqual([0, 1, 2, 3]);
+      for (const id of cartIds)
+        histories.get(id)!.push(...(await appendMore(id, histories.get(id)!.at(-1)!, 2)));
+      await until(() => [...handled.values()].every((seen) => seen.length === 6), 'every event handled');
+      expect(handled).toEqual(histories);
+    } finally {
+      await Promise.all([...first, ...second].map((r) => r.stop()));
+      await Promise.all([firstHosts.close(), secondHosts.close()]);
     }
   });
 });
