@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Kysely } from 'kysely';
 import pg from 'pg';
 import { dataEncryptionKey, loadConfigOrExit, sharedEnv } from '@shop/config';
@@ -6,12 +7,13 @@ import { createDatabase } from '@shop/db';
 import { connectNats, EventStore } from '@shop/eventstore';
 import { runService } from '@shop/run-service';
 import { openDataKeyVault } from '@shop/wallets';
+import { ReactionHosts } from '../src/reaction-hosts';
 import { ReactionRunner } from '../src/reaction-runner';
 import { reactionPartitions } from '../src/reaction-partition';
 
 /**
  * A process hosting a reaction the way a gateway hosts its own: a runner per partition of
- * STREAM_PARTITIONS, each on its lock. The reaction records every ItemRemoved in
+ * STREAM_PARTITIONS, each on its lock, taking its share of the partitions. The reaction records every ItemRemoved in
  * <READ_MODEL_SCHEMA>.reaction_outcomes, one row per event (a repeat only counts itself in
  * `handlings`), with the process that first handled it and the order it was first handled in.
  * reaction-partition-failover.int.test.ts starts two and kills one.
@@ -39,12 +41,14 @@ runService('outcome-recording', async () => {
     warn: (_: object, msg: string) => process.stderr.write(`warn: ${msg}\n`),
     error: (_: object, msg: string) => process.stderr.write(`error: ${msg}\n`),
   };
+  const hosts = new ReactionHosts(config.DATABASE_URL, config.EVENT_STREAM);
   const runners = reactionPartitions(config.STREAM_PARTITIONS).map(
     (partition) =>
       new ReactionRunner({
         store,
         logger,
         partition,
+        hosts,
         databaseUrl: config.DATABASE_URL,
         reaction: {
           name: 'outcomes',
@@ -57,6 +61,9 @@ runService('outcome-recording', async () => {
                ON CONFLICT (event_id) DO UPDATE SET handlings = reaction_outcomes.handlings + 1`,
               [event.id, event.aggregateId, event.sequence, process.pid],
             );
+            // The rest of a reaction's work after its effect (an outside call's answer, say):
+            // the window in which a killed process has recorded outcomes it never acknowledged.
+            await sleep(50);
           },
         },
       }),
@@ -66,6 +73,7 @@ runService('outcome-recording', async () => {
   return {
     async stop() {
       await Promise.all(runners.map((r) => r.stop()));
+      await hosts.close();
       await nc.drain();
       await outcomes.end();
       await database.close();

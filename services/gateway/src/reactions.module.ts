@@ -5,7 +5,7 @@ import { migrateSchema, reactionsMigrations } from '@shop/db';
 import type { DatabaseHandle, ReactionsDatabase } from '@shop/db';
 import type { EventStore } from '@shop/eventstore';
 import type { Logger } from '@shop/logging';
-import { PostgresReactionParking, ReactionRunner, reactionPartitions } from '@shop/reactions';
+import { PostgresReactionParking, ReactionHosts, ReactionRunner, reactionPartitions } from '@shop/reactions';
 import type { ReactionParking } from '@shop/reactions';
 import { CONFIG, DATABASE, EVENT_STORE, LOGGER } from './infrastructure/tokens';
 import { CartModule } from './cart/cart.module';
@@ -52,6 +52,7 @@ const REACTION_PARKING = Symbol('REACTION_PARKING');
 })
 export class ReactionsModule implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly runners: ReactionRunner[];
+  private readonly hosts: ReactionHosts | undefined;
 
   constructor(
     @Inject(EVENT_STORE) store: EventStore,
@@ -78,6 +79,9 @@ export class ReactionsModule implements OnApplicationBootstrap, BeforeApplicatio
       ...(config.CHAIN_CONTRACT_ADDRESS ? [chainEvents] : []),
       ...(config.CART_SERVICE === 'onchain' ? [onChainCheckout, onChainRemoval] : []),
     ];
+    // One partition has a single holder anyway: no share to count.
+    this.hosts =
+      config.STREAM_PARTITIONS > 1 ? new ReactionHosts(config.DATABASE_URL, store.stream) : undefined;
     this.runners = reactions.flatMap((reaction) =>
       reactionPartitions(config.STREAM_PARTITIONS).map(
         (partition) =>
@@ -85,6 +89,7 @@ export class ReactionsModule implements OnApplicationBootstrap, BeforeApplicatio
             store,
             reaction,
             partition,
+            hosts: this.hosts,
             logger,
             parking,
             maxDeliveries: config.REACTION_MAX_DELIVERIES,
@@ -100,5 +105,6 @@ export class ReactionsModule implements OnApplicationBootstrap, BeforeApplicatio
 
   async beforeApplicationShutdown(): Promise<void> {
     await Promise.all(this.runners.map((r) => r.stop()));
+    await this.hosts?.close();
   }
 }
