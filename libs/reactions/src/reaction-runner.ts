@@ -4,7 +4,7 @@ import { partitionOfSubject, RecordedEvent } from '@shop/contracts';
 import { EventStore, parseCommit } from '@shop/eventstore';
 import { withCorrelationId } from '@shop/logging';
 import { traceEvent, tracedProcess } from '@shop/tracing';
-import { AdvisoryLock } from './advisory-lock';
+import { AdvisoryLock, ExclusiveLock } from './advisory-lock';
 import { Reaction } from './reaction';
 import { ReactionHosts } from './reaction-hosts';
 import {
@@ -41,8 +41,9 @@ export interface ReactionRunnerOptions {
   retryParkedEveryMs?: number;
   /**
    * Postgres of the session-level advisory lock that keeps one active runner per reaction,
-   * stream and partition, as projections do: the consumer is shared by every process, so without it two
-   * processes would each take messages of one subject and reorder them. Others stand by.
+   * stream and partition, as projections do: the consumer is shared by every process, so
+   * without it two processes would each take messages of one subject and reorder them. Others
+   * stand by.
    */
   databaseUrl?: string;
   /**
@@ -51,8 +52,10 @@ export interface ReactionRunnerOptions {
    */
   partition?: ReactionPartition;
   /**
-   * This process's share of the partitions, shared by its runners: without it, a process takes
-   * every partition it finds free, so the first one up holds them all.
+   * The process's session for partitioned reactions, shared by its runners: it holds their
+   * locks (instead of a connection of each runner's own to `databaseUrl`) and their process's
+   * share of the partitions. Without it, a process takes every partition it finds free, so the
+   * first one up holds them all.
    */
   hosts?: ReactionHosts;
 }
@@ -89,26 +92,23 @@ export class ReactionRunner {
   private yielding = false;
   private halt = new AbortController();
   /** Null without a database: the runner then consumes as if it held the lock. */
-  private readonly lock: AdvisoryLock | null;
+  private readonly lock: ExclusiveLock | null;
   private readonly partition: ReactionPartition;
 
   constructor(private readonly options: ReactionRunnerOptions) {
-    const { databaseUrl, store, reaction } = options;
+    const { databaseUrl, store, reaction, hosts } = options;
     this.partition = options.partition ?? { index: 0, count: 1 };
     const suffix = partitionSuffix(this.partition).replace('_', ':');
-    this.lock = databaseUrl
-      ? new AdvisoryLock(
-          databaseUrl,
-          `reaction:${store.stream}:${reaction.name}${suffix}`,
-          `lock:reaction:${reaction.name}${suffix}`,
-          () => {
-            this.messages?.stop();
-            // Messages in hand stop being retried: they are the new holder's now.
-            this.halt.abort();
-          },
-        )
-      : null;
-    options.hosts?.register(reaction.name, this.partition, () => this.lock?.held === true);
+    const key = `reaction:${store.stream}:${reaction.name}${suffix}`;
+    const onLost = () => {
+      this.messages?.stop();
+      // Messages in hand stop being retried: they are the new holder's now.
+      this.halt.abort();
+    };
+    if (hosts) this.lock = hosts.lock(reaction.name, this.partition, key, onLost);
+    else if (databaseUrl)
+      this.lock = new AdvisoryLock(databaseUrl, key, `lock:reaction:${reaction.name}${suffix}`, onLost);
+    else this.lock = null;
   }
 
   async start(): Promise<void> {
@@ -145,8 +145,9 @@ export class ReactionRunner {
         const consumer = await this.takeOver();
         const messages = await consumer.consume({ max_messages: this.options.concurrency ?? 8 });
         this.messages = messages;
-        // stop() may have come while the consumer was being opened, or a share check.
-        if (this.stopping || this.yielding) messages.stop();
+        // stop(), a share check or the loss of the lock may have come while the consumer was
+        // being opened: consuming on, it would hand every message back, again and again.
+        if (this.stopping || this.yielding || (this.lock && !this.lock.held)) messages.stop();
         await this.consume(messages);
       } catch (error) {
         this.options.logger.warn(
@@ -168,6 +169,7 @@ export class ReactionRunner {
       } else if (failed) {
         // A process that cannot consume (its NATS connection gone, say) must not keep the lock
         // from a standby that can: it lets go, and waits longer than a standby's poll to ask again.
+        await this.options.hosts?.stepBack(this.options.reaction.name);
         await this.lock?.release();
         await this.pause(2000);
       }

@@ -7,6 +7,7 @@ import { systemActor } from '@shop/contracts';
 import { connectNats, EventStore } from '@shop/eventstore';
 import { openTestEventStore, testEnvironment, TestEventStore } from '@shop/testing';
 import { ReactionRunner } from '../src/reaction-runner';
+import { ReactionHosts } from '../src/reaction-hosts';
 import { reactionPartitions } from '../src/reaction-partition';
 
 /**
@@ -96,7 +97,8 @@ const scenario = fc.record({
 
 /**
  * The property for a reaction split `partitions` ways: each process runs a runner per partition,
- * and the one that dies held every partition it got to before the standby started.
+ * and the one that dies held every partition it got to before the standby started. A split
+ * reaction's locks are on each process's hosts session, as in a gateway.
  */
 async function failoverProperty(partitions: number): Promise<void> {
   await fc.assert(
@@ -126,7 +128,9 @@ async function failoverProperty(partitions: number): Promise<void> {
         if (failOnce.delete(event.sequence)) throw new Error('transient');
         handled.push({ cartId: event.aggregateId, sequence: event.sequence });
       };
-      const runnersOn = (store: EventStore, dies: boolean) =>
+      const hostsOf = () => (partitions > 1 ? new ReactionHosts(env.databaseUrl, t.store.stream) : undefined);
+      const [deadHosts, standbyHosts] = [hostsOf(), hostsOf()];
+      const runnersOn = (store: EventStore, dies: boolean, hosts: ReactionHosts | undefined) =>
         reactionPartitions(partitions).map(
           (partition) =>
             new ReactionRunner({
@@ -134,6 +138,7 @@ async function failoverProperty(partitions: number): Promise<void> {
               logger: silent,
               databaseUrl: env.databaseUrl,
               partition,
+              hosts,
               reaction: { name, aggregate: 'cart', eventTypes: ['ItemRemoved'], handle: handle(dies) },
             }),
         );
@@ -144,8 +149,8 @@ async function failoverProperty(partitions: number): Promise<void> {
         catalogue: t.store.catalogue,
         dataKeys: t.dataKeys,
       });
-      const dead = runnersOn(deadStore, true);
-      const standby = runnersOn(t.store, false);
+      const dead = runnersOn(deadStore, true, deadHosts);
+      const standby = runnersOn(t.store, false, standbyHosts);
       await Promise.all(dead.map((r) => r.start()));
       try {
         // It dies in that call, or once everything was handled when there are fewer calls.
@@ -153,8 +158,10 @@ async function failoverProperty(partitions: number): Promise<void> {
         await Promise.race([death, until(() => handled.length >= total, 'every event handled once')]);
         await Promise.all(standby.map((r) => r.start()));
         await deadNc.close();
-        // Every partition's lock session (the standby's too, which then takes its lock again).
-        await terminateLockHolders(`lock:reaction:${name}%`);
+        // Every lock session of the reaction (the standby's too, which then takes its locks again).
+        await terminateLockHolders(
+          partitions > 1 ? `hosts:reaction:${t.store.stream}` : `lock:reaction:${name}%`,
+        );
         for (const [i, cartId] of carts.entries()) {
           const own = expected.get(cartId)!;
           own.push(...(await appendItems(cartId, own.at(-1)!, subjects[i]!.after)));
@@ -169,6 +176,7 @@ async function failoverProperty(partitions: number): Promise<void> {
         releaseDead();
         await Promise.all(dead.map((r) => r.stop().catch(() => undefined)));
         await Promise.all(standby.map((r) => r.stop()));
+        await Promise.all([deadHosts?.close(), standbyHosts?.close()]);
       }
     }),
     {

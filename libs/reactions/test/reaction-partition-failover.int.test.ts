@@ -67,9 +67,15 @@ const startProcess = () =>
 
 /** How many of the reaction's partition locks are held, by any process. */
 async function heldPartitions(): Promise<number> {
+  const keys = Array.from(
+    { length: partitions },
+    (_, p) => `reaction:${env.stream}:outcomes:p${p}of${partitions}`,
+  );
   const { rows } = await db.query<{ held: string }>(
-    `SELECT count(*) AS held FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
-      WHERE l.locktype = 'advisory' AND l.granted AND a.application_name LIKE 'lock:reaction:outcomes:p%'`,
+    `SELECT count(*) AS held FROM pg_locks
+      WHERE locktype = 'advisory' AND granted AND objsubid = 1
+        AND ((classid::bigint << 32) | objid::bigint) IN (SELECT hashtext(k)::bigint FROM unnest($1::text[]) k)`,
+    [keys],
   );
   return Number(rows[0]!.held);
 }
