@@ -140,7 +140,9 @@ export class ReactionRunner {
         continue;
       }
       let failed = false;
-      const shareCheck = setInterval(() => void this.yieldIfSurplus(), shareCheckMs);
+      const shareCheck = this.options.hosts
+        ? setInterval(() => void this.yieldIfSurplus(), shareCheckMs)
+        : null;
       try {
         const consumer = await this.takeOver();
         const messages = await consumer.consume({ max_messages: this.options.concurrency ?? 8 });
@@ -156,7 +158,7 @@ export class ReactionRunner {
         );
         failed = true;
       } finally {
-        clearInterval(shareCheck);
+        if (shareCheck) clearInterval(shareCheck);
       }
       // Stopped, or the lock was lost: what is in hand finishes (or is let go) before another turn.
       await Promise.all(this.inFlight);
