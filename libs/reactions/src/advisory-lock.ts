@@ -1,11 +1,19 @@
 import pg from 'pg';
 
+/** A lock one process at a time holds, lost when its holder dies. */
+export interface ExclusiveLock {
+  readonly held: boolean;
+  /** Takes the lock unless another holds it; true while this one holds it. */
+  tryAcquire(): Promise<boolean>;
+  release(): Promise<void>;
+}
+
 /**
  * A Postgres session-level advisory lock on a connection of its own: held while that connection
  * lives, so the death of the holding process frees it for a standby. One process at a time runs
  * each reaction, and drives a reconciler's open work, under one.
  */
-export class AdvisoryLock {
+export class AdvisoryLock implements ExclusiveLock {
   private client: pg.Client | null = null;
 
   constructor(

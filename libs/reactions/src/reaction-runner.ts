@@ -1,11 +1,18 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AckPolicy, Consumer, ConsumerMessages, DeliverPolicy, JsMsg, nanos } from 'nats';
-import { RecordedEvent } from '@shop/contracts';
+import { partitionOfSubject, RecordedEvent } from '@shop/contracts';
 import { EventStore, parseCommit } from '@shop/eventstore';
 import { withCorrelationId } from '@shop/logging';
 import { traceEvent, tracedProcess } from '@shop/tracing';
-import { AdvisoryLock } from './advisory-lock';
+import { AdvisoryLock, ExclusiveLock } from './advisory-lock';
 import { Reaction } from './reaction';
+import { ReactionHosts } from './reaction-hosts';
+import {
+  partitionCountOfConsumer,
+  partitionSuffix,
+  ReactionPartition,
+  reactionConsumerName,
+} from './reaction-partition';
 import { ParkedReaction, ReactionParking } from './reaction-parking';
 import { UnprocessableEvent } from './unprocessable-event';
 
@@ -33,11 +40,24 @@ export interface ReactionRunnerOptions {
   parking?: ReactionParking;
   retryParkedEveryMs?: number;
   /**
-   * Postgres of the session-level advisory lock that keeps one active runner per reaction and
-   * stream, as projections do: the consumer is shared by every process, so without it two
-   * processes would each take messages of one subject and reorder them. Others stand by.
+   * Postgres of the session-level advisory lock that keeps one active runner per reaction,
+   * stream and partition, as projections do: the consumer is shared by every process, so
+   * without it two processes would each take messages of one subject and reorder them. Others
+   * stand by.
    */
   databaseUrl?: string;
+  /**
+   * The slice of the reaction's aggregates this runner handles (all of them by default): a
+   * process runs one runner per partition, each with its own consumer, lock and parked events.
+   */
+  partition?: ReactionPartition;
+  /**
+   * The process's session for partitioned reactions, shared by its runners: it holds their
+   * locks (instead of a connection of each runner's own to `databaseUrl`) and their process's
+   * share of the partitions. Without it, a process takes every partition it finds free, so the
+   * first one up holds them all.
+   */
+  hosts?: ReactionHosts;
 }
 
 const retryDelayMs = (attempt: number) => Math.min(500 * 2 ** (attempt - 1), 30_000);
@@ -45,12 +65,19 @@ const retryDelayMs = (attempt: number) => Math.min(500 * 2 ** (attempt - 1), 30_
 /** A waiting or retried message tells the server it is still held, well within the 60 s ack wait. */
 const keepAliveMs = 20_000;
 
+/** How often a holder checks whether its process holds more than its share of partitions. */
+const shareCheckMs = 2000;
+
+/** A partition let go is not claimed again by its process for this long: a standby's turn. */
+const afterYieldMs = 3000;
+
 /**
  * Runs a reaction on a durable pull consumer filtered to its aggregate. Like a projection, it
  * keeps each subject's order: a message waits for the earlier messages of its subject, a
  * failure is retried in place (later messages of that subject wait behind it), and a subject
  * whose event was parked parks its later events too until the parked ones succeed. Different
- * subjects are handled concurrently, up to `concurrency` messages at once.
+ * subjects are handled concurrently, up to `concurrency` messages at once. A partitioned
+ * reaction runs one runner per partition, each the whole of the above for its own aggregates.
  */
 export class ReactionRunner {
   private messages: ConsumerMessages | null = null;
@@ -61,24 +88,27 @@ export class ReactionRunner {
   private retryTimer: NodeJS.Timeout | null = null;
   private retrying: Promise<void> | null = null;
   private stopping = false;
+  /** Letting the partition go to another host: what is in hand is handed back, then the lock. */
+  private yielding = false;
   private halt = new AbortController();
   /** Null without a database: the runner then consumes as if it held the lock. */
-  private readonly lock: AdvisoryLock | null;
+  private readonly lock: ExclusiveLock | null;
+  private readonly partition: ReactionPartition;
 
   constructor(private readonly options: ReactionRunnerOptions) {
-    const { databaseUrl, store, reaction } = options;
-    this.lock = databaseUrl
-      ? new AdvisoryLock(
-          databaseUrl,
-          `reaction:${store.stream}:${reaction.name}`,
-          `lock:reaction:${reaction.name}`,
-          () => {
-            this.messages?.stop();
-            // Messages in hand stop being retried: they are the new holder's now.
-            this.halt.abort();
-          },
-        )
-      : null;
+    const { databaseUrl, store, reaction, hosts } = options;
+    this.partition = options.partition ?? { index: 0, count: 1 };
+    const suffix = partitionSuffix(this.partition).replace('_', ':');
+    const key = `reaction:${store.stream}:${reaction.name}${suffix}`;
+    const onLost = () => {
+      this.messages?.stop();
+      // Messages in hand stop being retried: they are the new holder's now.
+      this.halt.abort();
+    };
+    if (hosts) this.lock = hosts.lock(reaction.name, this.partition, key, onLost);
+    else if (databaseUrl)
+      this.lock = new AdvisoryLock(databaseUrl, key, `lock:reaction:${reaction.name}${suffix}`, onLost);
+    else this.lock = null;
   }
 
   async start(): Promise<void> {
@@ -105,17 +135,21 @@ export class ReactionRunner {
   /** Consumes while this process holds the lock (or always, without one); stands by otherwise. */
   private async run(): Promise<void> {
     while (!this.stopping) {
-      if (this.lock && !(await this.lock.tryAcquire().catch(() => false))) {
+      if (this.lock && !(await this.claim())) {
         await this.pause(1000);
         continue;
       }
       let failed = false;
+      const shareCheck = this.options.hosts
+        ? setInterval(() => void this.yieldIfSurplus(), shareCheckMs)
+        : null;
       try {
         const consumer = await this.takeOver();
         const messages = await consumer.consume({ max_messages: this.options.concurrency ?? 8 });
         this.messages = messages;
-        // stop() may have come while the consumer was being opened.
-        if (this.stopping) messages.stop();
+        // stop(), a share check or the loss of the lock may have come while the consumer was
+        // being opened: consuming on, it would hand every message back, again and again.
+        if (this.stopping || this.yielding || (this.lock && !this.lock.held)) messages.stop();
         await this.consume(messages);
       } catch (error) {
         this.options.logger.warn(
@@ -123,18 +157,48 @@ export class ReactionRunner {
           'reaction consumer failed; letting a standby take over',
         );
         failed = true;
+      } finally {
+        if (shareCheck) clearInterval(shareCheck);
       }
       // Stopped, or the lock was lost: what is in hand finishes (or is let go) before another turn.
       await Promise.all(this.inFlight);
       if (!this.stopping) this.halt = new AbortController();
-      if (failed) {
+      if (this.yielding) {
+        // Only now, with nothing of it in hand here, may another host take the partition.
+        await this.lock?.release();
+        this.yielding = false;
+        await this.pause(afterYieldMs);
+      } else if (failed) {
         // A process that cannot consume (its NATS connection gone, say) must not keep the lock
         // from a standby that can: it lets go, and waits longer than a standby's poll to ask again.
+        await this.options.hosts?.stepBack(this.options.reaction.name);
         await this.lock?.release();
         await this.pause(2000);
       }
     }
     await this.lock?.release();
+  }
+
+  /** Takes the lock when free and this process is below its share of partitions; true while held. */
+  private async claim(): Promise<boolean> {
+    const { hosts, reaction } = this.options;
+    if (this.lock!.held) return true;
+    if (hosts && !(await hosts.mayClaim(reaction.name, this.partition).catch(() => true))) return false;
+    return this.lock!.tryAcquire().catch(() => false);
+  }
+
+  /** Lets the partition go when its process holds more than its share (a host joined). */
+  private async yieldIfSurplus(): Promise<void> {
+    const { hosts, reaction, logger } = this.options;
+    if (!hosts || this.yielding || this.stopping || !this.lock?.held) return;
+    if (!(await hosts.surplus(reaction.name, this.partition).catch(() => false))) return;
+    logger.warn(
+      { reaction: reaction.name, partition: this.partition.index },
+      'letting a partition go to another host (this one holds more than its share)',
+    );
+    this.yielding = true;
+    this.messages?.stop();
+    this.halt.abort();
   }
 
   /**
@@ -145,10 +209,16 @@ export class ReactionRunner {
    * consumer is then re-created at its ack floor: a message past the floor that was already
    * acknowledged is delivered again, which reactions, idempotent, take as a repeat. A consumer
    * created before deliveries were unbounded is re-created the same way.
+   *
+   * Every partition's consumer has the reaction's whole filter subject and skips the other
+   * partitions' messages: nats-server 2.9 allows one filter subject per consumer and has no
+   * stream subject transform, and an account `partition()` mapping would rewrite the subject
+   * every event is stored under (the aggregate's, which appends guard and loads read). So each
+   * partition is delivered, and acknowledges unread, the messages of all the others.
    */
   private async takeOver(): Promise<Consumer> {
     const { store, reaction } = this.options;
-    const name = `reaction_${reaction.name}`;
+    const name = reactionConsumerName(reaction.name, this.partition);
     const config = {
       durable_name: name,
       ack_policy: AckPolicy.Explicit,
@@ -163,7 +233,13 @@ export class ReactionRunner {
       throw error;
     });
     if (!info) {
-      await store.jsm.consumers.add(store.stream, { ...config, deliver_policy: DeliverPolicy.All });
+      const start = await this.startOfNewConsumer();
+      await store.jsm.consumers.add(store.stream, {
+        ...config,
+        ...(start > 1
+          ? { deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: start }
+          : { deliver_policy: DeliverPolicy.All }),
+      });
     } else if (info.num_ack_pending > 0 || info.config.max_deliver !== -1) {
       await store.jsm.consumers.delete(store.stream, name);
       await store.jsm.consumers.add(store.stream, {
@@ -175,6 +251,24 @@ export class ReactionRunner {
     return store.js.consumers.get(store.stream, name);
   }
 
+  /**
+   * Where a partition's first consumer starts: after the lowest ack floor of the reaction's
+   * consumers under another partition count, the ones STREAM_PARTITIONS was changed from (all
+   * their holders stopped first), since every message up to it was handled under the old split.
+   * From there on messages already handled come again as repeats, none is skipped. Without
+   * such consumers, from the start of the stream, as a new reaction always did.
+   */
+  private async startOfNewConsumer(): Promise<number> {
+    const { store, reaction } = this.options;
+    let floor: number | null = null;
+    for await (const info of store.jsm.consumers.list(store.stream)) {
+      const count = partitionCountOfConsumer(info.name, reaction.name);
+      if (count === null || count === this.partition.count) continue;
+      floor = Math.min(floor ?? Infinity, info.ack_floor.stream_seq);
+    }
+    return (floor ?? 0) + 1;
+  }
+
   /** Waits, unless the runner stops or loses its lock meanwhile. */
   private async pause(ms: number): Promise<void> {
     await sleep(ms, undefined, { signal: this.halt.signal }).catch(() => undefined);
@@ -183,6 +277,10 @@ export class ReactionRunner {
   private async consume(messages: ConsumerMessages): Promise<void> {
     const limit = this.options.concurrency ?? 8;
     for await (const message of messages) {
+      if (!this.owns(message.subject)) {
+        message.ack();
+        continue;
+      }
       const keepAlive = setInterval(() => message.working(), keepAliveMs);
       const previous = this.tails.get(message.subject) ?? Promise.resolve();
       const work = previous
@@ -263,11 +361,17 @@ export class ReactionRunner {
    * for the next start or the new holder to handle in order (see takeOver).
    */
   private letsGo(message: JsMsg, entry: Omit<ParkedReaction, 'error'>): boolean {
-    const lockLost = this.lock !== null && !this.lock.held;
+    const lockLost = this.lock !== null && (!this.lock.held || this.yielding);
     if (!this.stopping && !lockLost) return false;
-    if (lockLost) this.options.logger.warn(entry, 'lost the lock; message left to the next holder');
+    if (lockLost) this.options.logger.warn(entry, 'lost or let go the lock; message left to the next holder');
     message.nak();
     return true;
+  }
+
+  /** Whether the subject's aggregate falls in this runner's partition. */
+  private owns(subject: string): boolean {
+    const { index, count } = this.partition;
+    return partitionOfSubject(this.options.store.subjectPrefix, subject, count) === index;
   }
 
   /**
@@ -301,11 +405,13 @@ export class ReactionRunner {
   private async retryParked(): Promise<void> {
     const { parking, reaction, store, logger } = this.options;
     // Only the active runner retries, so parked events too are handled by one process in order.
-    if (!parking || (this.lock && !this.lock.held)) return;
+    if (!parking || (this.lock && !this.lock.held) || this.yielding) return;
     try {
       const stuck = new Set<string>();
       for (const entry of await parking.parked(reaction.name)) {
-        if (stuck.has(entry.subject)) continue;
+        // Parked entries are the reaction's; a partition's holder retries its own subjects' only,
+        // so they keep their order, and stay with their subject whatever the partition count.
+        if (stuck.has(entry.subject) || !this.owns(entry.subject)) continue;
         const events = await store.readCommit(entry.sequence);
         try {
           if (events) await this.react(events);

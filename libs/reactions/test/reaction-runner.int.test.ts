@@ -1,12 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RecordedEvent, systemActor } from '@shop/contracts';
+import { partitionOf, RecordedEvent, systemActor } from '@shop/contracts';
 import pg from 'pg';
 import { connectNats, EventStore } from '@shop/eventstore';
 import { openTestEventStore, testEnvironment, TestEventStore } from '@shop/testing';
 import { ParkedReaction, ReactionParking } from '../src/reaction-parking';
 import { Reaction } from '../src/reaction';
+import { ReactionHosts } from '../src/reaction-hosts';
+import { reactionPartitions } from '../src/reaction-partition';
 import { ReactionRunner } from '../src/reaction-runner';
 
 const env = testEnvironment('reactions');
@@ -309,6 +311,163 @@ describe('reaction runner', () => {
       releaseDead();
       await dead.stop().catch(() => undefined);
       await standby.stop();
+    }
+  });
+
+  it('splits a reaction over partitions: each runner handles the aggregates of its own, in order', async () => {
+    const name = `split_${randomUUID().slice(0, 8)}`;
+    const cartIds = Array.from({ length: 8 }, () => randomUUID());
+    const handled = new Map<string, { partition: number; sequence: number }[]>(cartIds.map((id) => [id, []]));
+    const runners = reactionPartitions(4).map(
+      (partition) =>
+        new ReactionRunner({
+          store: t.store,
+          logger: silent,
+          partition,
+          reaction: recordingReaction(name, async (event) => {
+            handled.get(event.aggregateId)?.push({ partition: partition.index, sequence: event.sequence });
+          }),
+        }),
+    );
+    const histories = [];
+    for (const id of cartIds) histories.push(await appendHistory(id, 3));
+    await Promise.all(runners.map((r) => r.start()));
+    try {
+      await until(() => [...handled.values()].every((seen) => seen.length === 3), 'every event handled');
+      for (const [i, id] of cartIds.entries()) {
+        const seen = handled.get(id)!;
+        expect(seen.map((h) => h.sequence)).toEqual(histories[i]);
+        expect(new Set(seen.map((h) => h.partition))).toEqual(new Set([partitionOf(id, 4)]));
+      }
+      const consumers = await t.store.jsm.consumers.info(t.store.stream, `reaction_${name}_p2of4`);
+      expect(consumers.config.filter_subject).toBe(`${t.store.subjectPrefix}.cart.*`);
+    } finally {
+      await Promise.all(runners.map((r) => r.stop()));
+    }
+  });
+
+  it("retries only its own partition's parked events", async () => {
+    const name = `parkedsplit_${randomUUID().slice(0, 8)}`;
+    const mine = randomUUID();
+    const partition = { index: partitionOf(mine, 2), count: 2 };
+    let theirs = randomUUID();
+    while (partitionOf(theirs, 2) === partition.index) theirs = randomUUID();
+    const parking = new MemoryParking();
+    const handled: string[] = [];
+    for (const cartId of [mine, theirs]) {
+      const [sequence] = await appendHistory(cartId, 1);
+      await parking.park({
+        reaction: name,
+        sequence: sequence!,
+        subject: `${t.store.subjectPrefix}.cart.${cartId}`,
+        error: 'poison until fixed',
+      });
+    }
+    const runner = new ReactionRunner({
+      store: t.store,
+      logger: silent,
+      parking,
+      partition,
+      retryParkedEveryMs: 100,
+      reaction: recordingReaction(name, async (event) => {
+        if (event.aggregateId === mine || event.aggregateId === theirs) handled.push(event.aggregateId);
+      }),
+    });
+    await runner.start();
+    try {
+      await until(() => parking.entries.length === 1, 'its own parked event released');
+      await sleep(300);
+      expect(handled).toEqual([mine]);
+      expect(parking.entries.map((e) => e.subject)).toEqual([`${t.store.subjectPrefix}.cart.${theirs}`]);
+    } finally {
+      await runner.stop();
+    }
+  });
+
+  it('starts the consumers of a new partition count after what the old count had handled', async () => {
+    const name = `resplit_${randomUUID().slice(0, 8)}`;
+    const cartIds = [randomUUID(), randomUUID(), randomUUID()];
+    const handled = new Map<string, number[]>(cartIds.map((id) => [id, []]));
+    const runnerOf = (partition: { index: number; count: number }) =>
+      new ReactionRunner({
+        store: t.store,
+        logger: silent,
+        partition,
+        reaction: recordingReaction(name, async (event) => {
+          handled.get(event.aggregateId)?.push(event.sequence);
+        }),
+      });
+    const before: number[][] = [];
+    for (const id of cartIds) before.push(await appendHistory(id, 2));
+    const unsplit = runnerOf({ index: 0, count: 1 });
+    await unsplit.start();
+    await until(
+      () => [...handled.values()].every((seen) => seen.length === 2),
+      'the unsplit runner handled all',
+    );
+    await unsplit.stop();
+
+    const after: number[][] = [];
+    for (const [i, id] of cartIds.entries()) after.push(await appendMore(id, before[i]!.at(-1)!, 2));
+    const split = reactionPartitions(2).map(runnerOf);
+    await Promise.all(split.map((r) => r.start()));
+    try {
+      await until(
+        () => [...handled.values()].every((seen) => seen.length >= 4),
+        'the split runners handled the rest',
+      );
+      await sleep(300);
+      expect(cartIds.map((id) => handled.get(id))).toEqual(
+        cartIds.map((_, i) => [...before[i]!, ...after[i]!]),
+      );
+    } finally {
+      await Promise.all(split.map((r) => r.stop()));
+    }
+  });
+
+  it('spreads the partitions over the processes: a process that joins gets its share, events keep their order', async () => {
+    const name = `spread_${randomUUID().slice(0, 8)}`;
+    const cartIds = Array.from({ length: 8 }, () => randomUUID());
+    const handled = new Map<string, number[]>(cartIds.map((id) => [id, []]));
+    const processOf = (hosts: ReactionHosts) =>
+      reactionPartitions(4).map(
+        (partition) =>
+          new ReactionRunner({
+            store: t.store,
+            logger: silent,
+            databaseUrl: env.databaseUrl,
+            partition,
+            hosts,
+            reaction: recordingReaction(name, async (event) => {
+              const seen = handled.get(event.aggregateId);
+              if (seen && !seen.includes(event.sequence)) seen.push(event.sequence);
+            }),
+          }),
+      );
+    const [firstHosts, secondHosts] = [
+      new ReactionHosts(env.databaseUrl, t.store.stream),
+      new ReactionHosts(env.databaseUrl, t.store.stream),
+    ];
+    const first = processOf(firstHosts);
+    const second = processOf(secondHosts);
+    const histories = new Map<string, number[]>();
+    for (const id of cartIds) histories.set(id, await appendHistory(id, 2));
+    await Promise.all(first.map((r) => r.start()));
+    try {
+      await until(() => firstHosts.held(name).length === 4, 'the first process holds every partition');
+      await Promise.all(second.map((r) => r.start()));
+      for (const id of cartIds)
+        histories.get(id)!.push(...(await appendMore(id, histories.get(id)!.at(-1)!, 2)));
+      await until(() => secondHosts.held(name).length === 2, 'the second process holds its share');
+      expect(firstHosts.held(name)).toHaveLength(2);
+      expect([...firstHosts.held(name), ...secondHosts.held(name)].sort()).toEqual([0, 1, 2, 3]);
+      for (const id of cartIds)
+        histories.get(id)!.push(...(await appendMore(id, histories.get(id)!.at(-1)!, 2)));
+      await until(() => [...handled.values()].every((seen) => seen.length === 6), 'every event handled');
+      expect(handled).toEqual(histories);
+    } finally {
+      await Promise.all([...first, ...second].map((r) => r.stop()));
+      await Promise.all([firstHosts.close(), secondHosts.close()]);
     }
   });
 });

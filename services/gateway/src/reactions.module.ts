@@ -5,7 +5,7 @@ import { migrateSchema, reactionsMigrations } from '@shop/db';
 import type { DatabaseHandle, ReactionsDatabase } from '@shop/db';
 import type { EventStore } from '@shop/eventstore';
 import type { Logger } from '@shop/logging';
-import { PostgresReactionParking, ReactionRunner } from '@shop/reactions';
+import { PostgresReactionParking, ReactionHosts, ReactionRunner, reactionPartitions } from '@shop/reactions';
 import type { ReactionParking } from '@shop/reactions';
 import { CONFIG, DATABASE, EVENT_STORE, LOGGER } from './infrastructure/tokens';
 import { CartModule } from './cart/cart.module';
@@ -24,7 +24,8 @@ const REACTION_PARKING = Symbol('REACTION_PARKING');
 
 /**
  * Process managers hosted by the gateway. Every instance runs each of them, one active at a
- * time per reaction (the others stand by), so each subject's events are handled in order.
+ * time per reaction and partition (the others stand by), so each subject's events are handled
+ * in order, and up to STREAM_PARTITIONS gateways share a reaction.
  */
 @Module({
   imports: [CartModule, DepositModule],
@@ -51,6 +52,7 @@ const REACTION_PARKING = Symbol('REACTION_PARKING');
 })
 export class ReactionsModule implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly runners: ReactionRunner[];
+  private readonly hosts: ReactionHosts | undefined;
 
   constructor(
     @Inject(EVENT_STORE) store: EventStore,
@@ -77,16 +79,23 @@ export class ReactionsModule implements OnApplicationBootstrap, BeforeApplicatio
       ...(config.CHAIN_CONTRACT_ADDRESS ? [chainEvents] : []),
       ...(config.CART_SERVICE === 'onchain' ? [onChainCheckout, onChainRemoval] : []),
     ];
-    this.runners = reactions.map(
-      (reaction) =>
-        new ReactionRunner({
-          store,
-          reaction,
-          logger,
-          parking,
-          maxDeliveries: config.REACTION_MAX_DELIVERIES,
-          databaseUrl: config.DATABASE_URL,
-        }),
+    // One partition has a single holder anyway: no share to count.
+    this.hosts =
+      config.STREAM_PARTITIONS > 1 ? new ReactionHosts(config.DATABASE_URL, store.stream) : undefined;
+    this.runners = reactions.flatMap((reaction) =>
+      reactionPartitions(config.STREAM_PARTITIONS).map(
+        (partition) =>
+          new ReactionRunner({
+            store,
+            reaction,
+            partition,
+            hosts: this.hosts,
+            logger,
+            parking,
+            maxDeliveries: config.REACTION_MAX_DELIVERIES,
+            databaseUrl: config.DATABASE_URL,
+          }),
+      ),
     );
   }
 
@@ -96,5 +105,6 @@ export class ReactionsModule implements OnApplicationBootstrap, BeforeApplicatio
 
   async beforeApplicationShutdown(): Promise<void> {
     await Promise.all(this.runners.map((r) => r.stop()));
+    await this.hosts?.close();
   }
 }

@@ -5,7 +5,7 @@ import type { GatewayConfig } from '@shop/config';
 import type { EventStore } from '@shop/eventstore';
 import { MemwalMemoryStore, memwalOptionsOf } from '@shop/memory';
 import type { Logger } from '@shop/logging';
-import { ReactionRunner } from '@shop/reactions';
+import { ReactionHosts, ReactionRunner, reactionPartitions } from '@shop/reactions';
 import type { ReadModelDatabase } from '@shop/read-models';
 import { CONFIG, EVENT_STORE, LOGGER, MEMORY_STORE, READ_DB } from '../infrastructure/tokens';
 import type { AgentMemory } from './agent-memory';
@@ -40,6 +40,7 @@ import { RememberPreferenceHandler } from './remember-preference.command';
 })
 export class MemoryModule implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly runners: ReactionRunner[];
+  private readonly hosts: ReactionHosts | undefined;
 
   constructor(
     @Inject(CONFIG) config: GatewayConfig,
@@ -49,8 +50,22 @@ export class MemoryModule implements OnApplicationBootstrap, BeforeApplicationSh
   ) {
     const memwal = memwalOptionsOf(config);
     const reactions = memwal ? [sizes, new MemwalErasureReaction(new MemwalMemoryStore(memwal))] : [];
-    this.runners = reactions.map(
-      (reaction) => new ReactionRunner({ store, reaction, logger, databaseUrl: config.DATABASE_URL }),
+    this.hosts =
+      reactions.length > 0 && config.STREAM_PARTITIONS > 1
+        ? new ReactionHosts(config.DATABASE_URL, store.stream)
+        : undefined;
+    this.runners = reactions.flatMap((reaction) =>
+      reactionPartitions(config.STREAM_PARTITIONS).map(
+        (partition) =>
+          new ReactionRunner({
+            store,
+            reaction,
+            partition,
+            hosts: this.hosts,
+            logger,
+            databaseUrl: config.DATABASE_URL,
+          }),
+      ),
     );
   }
 
@@ -60,5 +75,6 @@ export class MemoryModule implements OnApplicationBootstrap, BeforeApplicationSh
 
   async beforeApplicationShutdown(): Promise<void> {
     for (const runner of this.runners) await runner.stop();
+    await this.hosts?.close();
   }
 }

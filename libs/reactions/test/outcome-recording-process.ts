@@ -1,0 +1,82 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Kysely } from 'kysely';
+import pg from 'pg';
+import { dataEncryptionKey, loadConfigOrExit, sharedEnv } from '@shop/config';
+import { eventCatalogue } from '@shop/contracts';
+import { createDatabase } from '@shop/db';
+import { connectNats, EventStore } from '@shop/eventstore';
+import { runService } from '@shop/run-service';
+import { openDataKeyVault } from '@shop/wallets';
+import { ReactionHosts } from '../src/reaction-hosts';
+import { ReactionRunner } from '../src/reaction-runner';
+import { reactionPartitions } from '../src/reaction-partition';
+
+/**
+ * A process hosting a reaction the way a gateway hosts its own: a runner per partition of
+ * STREAM_PARTITIONS, each on its lock, taking its share of the partitions. The reaction records every ItemRemoved in
+ * <READ_MODEL_SCHEMA>.reaction_outcomes, one row per event (a repeat only counts itself in
+ * `handlings`), with the process that first handled it and the order it was first handled in.
+ * reaction-partition-failover.int.test.ts starts two and kills one.
+ */
+runService('outcome-recording', async () => {
+  const config = loadConfigOrExit(sharedEnv, 'outcome-recording');
+  const nc = await connectNats(config, `outcomes-${process.pid}`);
+  const database = createDatabase(config.DATABASE_URL, {
+    max: 1,
+    applicationName: `outcomes-${process.pid}`,
+  });
+  const dataKeys = await openDataKeyVault(
+    database.db as Kysely<unknown>,
+    config.SECRETS_SCHEMA,
+    dataEncryptionKey(config),
+  );
+  const store = await EventStore.create(nc, {
+    stream: config.EVENT_STREAM,
+    subjectPrefix: config.EVENT_SUBJECT_PREFIX,
+    catalogue: eventCatalogue,
+    dataKeys,
+  });
+  const outcomes = new pg.Pool({ connectionString: config.DATABASE_URL, max: 2 });
+  const logger = {
+    warn: (_: object, msg: string) => process.stderr.write(`warn: ${msg}\n`),
+    error: (_: object, msg: string) => process.stderr.write(`error: ${msg}\n`),
+  };
+  const hosts = new ReactionHosts(config.DATABASE_URL, config.EVENT_STREAM);
+  const runners = reactionPartitions(config.STREAM_PARTITIONS).map(
+    (partition) =>
+      new ReactionRunner({
+        store,
+        logger,
+        partition,
+        hosts,
+        databaseUrl: config.DATABASE_URL,
+        reaction: {
+          name: 'outcomes',
+          aggregate: 'cart',
+          eventTypes: ['ItemRemoved'],
+          handle: async (event) => {
+            await outcomes.query(
+              `INSERT INTO ${config.READ_MODEL_SCHEMA}.reaction_outcomes (event_id, cart_id, sequence, handled_by)
+               VALUES ($1, $2, $3, $4)
+               ON CONFLICT (event_id) DO UPDATE SET handlings = reaction_outcomes.handlings + 1`,
+              [event.id, event.aggregateId, event.sequence, process.pid],
+            );
+            // The rest of a reaction's work after its effect (an outside call's answer, say):
+            // the window in which a killed process has recorded outcomes it never acknowledged.
+            await sleep(50);
+          },
+        },
+      }),
+  );
+  await Promise.all(runners.map((r) => r.start()));
+  process.stdout.write('reacting\n');
+  return {
+    async stop() {
+      await Promise.all(runners.map((r) => r.stop()));
+      await hosts.close();
+      await nc.drain();
+      await outcomes.end();
+      await database.close();
+    },
+  };
+});
