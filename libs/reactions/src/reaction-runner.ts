@@ -284,7 +284,7 @@ export class ReactionRunner {
       const keepAlive = setInterval(() => message.working(), keepAliveMs);
       const previous = this.tails.get(message.subject) ?? Promise.resolve();
       const work = previous
-        .then(() => tracedProcess(this.options.reaction.name, message, () => this.handle(message)))
+        .then(() => this.handle(message))
         // Only an acknowledgement can throw (its connection closed): the message then comes back.
         .catch((error: unknown) => {
           const entry = { reaction: this.options.reaction.name, sequence: message.seq };
@@ -301,13 +301,22 @@ export class ReactionRunner {
     }
   }
 
+  /**
+   * A message with nothing for the reaction is acknowledged unread and makes no span: most of an
+   * aggregate's messages are such, and a span each would cost more than reading them does.
+   */
   private async handle(message: JsMsg): Promise<void> {
-    const { store, reaction, logger, parking } = this.options;
-    const entry = { reaction: reaction.name, subject: message.subject, sequence: message.seq };
     if (!this.handlesAny(message.data)) {
       message.ack();
       return;
     }
+    await tracedProcess(this.options.reaction.name, message, () => this.settle(message));
+  }
+
+  /** Handles a message until it is acknowledged, parked, dropped or let go. */
+  private async settle(message: JsMsg): Promise<void> {
+    const { store, reaction, logger, parking } = this.options;
+    const entry = { reaction: reaction.name, subject: message.subject, sequence: message.seq };
     const max = this.options.maxDeliveries ?? 10;
     let attempt = message.info.redeliveryCount;
     for (;;) {

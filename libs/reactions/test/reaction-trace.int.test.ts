@@ -100,4 +100,53 @@ describe('a reaction in the trace of the command whose event it handles', () => 
       ['parked', 'no such cart at the provider'],
     ]);
   });
+
+  it('makes no span for a message it acknowledges unread (none of its events is for the reaction)', async () => {
+    const cartId = randomUUID();
+    const append = (sequence: number, type: 'ItemRemoved' | 'ItemCheckoutReleased') =>
+      t.store.append(
+        'cart',
+        cartId,
+        [
+          type === 'ItemRemoved'
+            ? { type, data: { itemId: randomUUID(), reason: 'removed' } }
+            : { type, data: { itemId: randomUUID(), orderId: randomUUID(), reason: 'OrderCancelled' } },
+        ],
+        {
+          expectedSequence: sequence,
+          commandId: randomUUID(),
+          correlationId: randomUUID(),
+          causationId: null,
+          actor: systemActor,
+        },
+      );
+    const ignored = await append(0, 'ItemCheckoutReleased');
+    const handled = await append(ignored.sequence, 'ItemRemoved');
+    const seen: number[] = [];
+    const runner = new ReactionRunner({
+      store: t.store,
+      logger: { warn() {}, error() {} },
+      reaction: {
+        name: `quiet_${randomUUID().slice(0, 8)}`,
+        aggregate: 'cart',
+        eventTypes: ['ItemRemoved'],
+        async handle(event) {
+          if (event.aggregateId === cartId) seen.push(event.sequence);
+        },
+      },
+    });
+    await runner.start();
+    try {
+      for (let i = 0; i < 200 && seen.length === 0; i++) await sleep(50);
+    } finally {
+      await runner.stop();
+    }
+    const processed = recorder
+      .spans()
+      .filter((s) => s.attributes['messaging.destination.name'] === `${t.store.subjectPrefix}.cart.${cartId}`)
+      .filter((s) => s.kind === SpanKind.CONSUMER)
+      .map((s) => s.attributes['messaging.nats.stream.sequence']);
+    expect(seen).toEqual([handled.sequence]);
+    expect(processed).toEqual([handled.sequence]);
+  });
 });
