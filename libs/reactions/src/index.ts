@@ -6,3 +6,4 @@ export * from './unprocessable-event';
 export * from './reconcile-loop';
 export * from './reaction-partition';
 export * from './reaction-hosts';
+export * from './partitioned-runners';

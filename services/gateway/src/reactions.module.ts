@@ -5,7 +5,7 @@ import { migrateSchema, reactionsMigrations } from '@shop/db';
 import type { DatabaseHandle, ReactionsDatabase } from '@shop/db';
 import type { EventStore } from '@shop/eventstore';
 import type { Logger } from '@shop/logging';
-import { PostgresReactionParking, ReactionHosts, ReactionRunner, reactionPartitions } from '@shop/reactions';
+import { partitionedRunners, PostgresReactionParking, ReactionHosts, ReactionRunner } from '@shop/reactions';
 import type { ReactionParking } from '@shop/reactions';
 import { CONFIG, DATABASE, EVENT_STORE, LOGGER } from './infrastructure/tokens';
 import { CartModule } from './cart/cart.module';
@@ -79,24 +79,13 @@ export class ReactionsModule implements OnApplicationBootstrap, BeforeApplicatio
       ...(config.CHAIN_CONTRACT_ADDRESS ? [chainEvents] : []),
       ...(config.CART_SERVICE === 'onchain' ? [onChainCheckout, onChainRemoval] : []),
     ];
-    // One partition has a single holder anyway: no share to count.
-    this.hosts =
-      config.STREAM_PARTITIONS > 1 ? new ReactionHosts(config.DATABASE_URL, store.stream) : undefined;
-    this.runners = reactions.flatMap((reaction) =>
-      reactionPartitions(config.STREAM_PARTITIONS).map(
-        (partition) =>
-          new ReactionRunner({
-            store,
-            reaction,
-            partition,
-            hosts: this.hosts,
-            logger,
-            parking,
-            maxDeliveries: config.REACTION_MAX_DELIVERIES,
-            databaseUrl: config.DATABASE_URL,
-          }),
-      ),
-    );
+    ({ runners: this.runners, hosts: this.hosts } = partitionedRunners(reactions, config.STREAM_PARTITIONS, {
+      store,
+      logger,
+      parking,
+      maxDeliveries: config.REACTION_MAX_DELIVERIES,
+      databaseUrl: config.DATABASE_URL,
+    }));
   }
 
   async onApplicationBootstrap(): Promise<void> {

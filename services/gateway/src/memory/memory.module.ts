@@ -5,7 +5,7 @@ import type { GatewayConfig } from '@shop/config';
 import type { EventStore } from '@shop/eventstore';
 import { MemwalMemoryStore, memwalOptionsOf } from '@shop/memory';
 import type { Logger } from '@shop/logging';
-import { ReactionHosts, ReactionRunner, reactionPartitions } from '@shop/reactions';
+import { partitionedRunners, ReactionHosts, ReactionRunner } from '@shop/reactions';
 import type { ReadModelDatabase } from '@shop/read-models';
 import { CONFIG, EVENT_STORE, LOGGER, MEMORY_STORE, READ_DB } from '../infrastructure/tokens';
 import type { AgentMemory } from './agent-memory';
@@ -50,23 +50,11 @@ export class MemoryModule implements OnApplicationBootstrap, BeforeApplicationSh
   ) {
     const memwal = memwalOptionsOf(config);
     const reactions = memwal ? [sizes, new MemwalErasureReaction(new MemwalMemoryStore(memwal))] : [];
-    this.hosts =
-      reactions.length > 0 && config.STREAM_PARTITIONS > 1
-        ? new ReactionHosts(config.DATABASE_URL, store.stream)
-        : undefined;
-    this.runners = reactions.flatMap((reaction) =>
-      reactionPartitions(config.STREAM_PARTITIONS).map(
-        (partition) =>
-          new ReactionRunner({
-            store,
-            reaction,
-            partition,
-            hosts: this.hosts,
-            logger,
-            databaseUrl: config.DATABASE_URL,
-          }),
-      ),
-    );
+    ({ runners: this.runners, hosts: this.hosts } = partitionedRunners(reactions, config.STREAM_PARTITIONS, {
+      store,
+      logger,
+      databaseUrl: config.DATABASE_URL,
+    }));
   }
 
   async onApplicationBootstrap(): Promise<void> {
