@@ -1,11 +1,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AckPolicy, ConsumerMessages, DeliverPolicy, JsMsg, nanos } from 'nats';
 import pg from 'pg';
-import { RecordedEvent } from '@shop/contracts';
+import { partitionOfSubject, RecordedEvent } from '@shop/contracts';
 import { EventStore } from '@shop/eventstore';
 import { BatchApplier, BatchItem, BatchOutcome, CheckpointMovedError } from './batch-applier';
 import { decodeBatchItems } from './decode-batch-items';
 import { checkpointSubject, consumerNameFor } from './checkpoint-subject';
+import { preparePartitionCheckpoint } from './partition-checkpoints';
 import { AnyKysely, AnyProjection } from './projection';
 import { isTransientError } from './transient-error';
 import { tracedApply } from './traced-apply';
@@ -35,6 +36,11 @@ export interface ProjectionRunnerOptions {
   onBatch?: (outcome: BatchOutcome, projection: string, batchSize: number) => void;
 }
 
+/** The text whose hashtext() is the advisory lock key of a runner (one per schema and unit). */
+export function runnerLockKey(schema: string, unit: string): string {
+  return `${schema}:${unit}`;
+}
+
 const silent: RunnerLogger = { info() {}, warn() {}, error() {} };
 
 /** How long the checkpoint row may trail batches that held nothing for the projection. */
@@ -52,6 +58,8 @@ const pullExpiresMs = 30_000;
  * process, so this is the price of noticing a lost pull within two of them.
  */
 const pullHeartbeatMs = 5000;
+/** How often a runner that refuses to apply looks at the checkpoint rows again. */
+const refusalRetryMs = 5000;
 
 /**
  * Keeps one projection up to date from its durable pull consumer. The Postgres checkpoint is
@@ -83,6 +91,10 @@ export class ProjectionRunner {
   private messages: ConsumerMessages | null = null;
   private lockClient: pg.Client | null = null;
   private resetReason: string | null = null;
+  /** Set while the checkpoint rows forbid applying (see preparePartitionCheckpoint). */
+  private refusal: string | null = null;
+  /** Claimed (see claim): the runner stops instead of waiting when it finds its lock taken. */
+  private claimed = false;
   private wake: (() => void) | null = null;
   private readonly waiters = new Set<{ sequence: number; resolve: () => void }>();
   /** The last message taken but not yet acknowledged, and how many are waiting with it. */
@@ -110,10 +122,41 @@ export class ProjectionRunner {
     return this.position;
   }
 
+  /** Why the runner refuses to apply, while it does. */
+  get refused(): string | null {
+    return this.refusal;
+  }
+
+  /** Whether its loop runs: started and not stopped, or claimed and its lock not lost. */
+  get running(): boolean {
+    return this.loop !== null;
+  }
+
+  /** Runs until stopped, waiting for the lock whenever another process holds it. */
   start(): void {
     if (this.loop) return;
+    this.claimed = false;
+    this.begin();
+  }
+
+  /**
+   * Takes the lock now and runs while it holds it; false, without running, when another process
+   * holds it. A claimed runner that loses its lock stops (see PartitionClaims).
+   */
+  async claim(): Promise<boolean> {
+    if (this.loop) return true;
+    if (!(await this.acquireLock())) return false;
+    this.claimed = true;
+    this.begin();
+    return true;
+  }
+
+  private begin(): void {
     this.stopping = false;
-    this.loop = this.run();
+    const loop = this.run().finally(() => {
+      if (this.loop === loop) this.loop = null;
+    });
+    this.loop = loop;
   }
 
   /** Finishes the batch in hand, then stops consuming and releases the lock. */
@@ -132,11 +175,20 @@ export class ProjectionRunner {
   }
 
   private async run(): Promise<void> {
+    const { projection } = this.options;
     let backoff = 100;
     while (!this.stopping) {
       try {
         if (!(await this.acquireLock())) {
+          if (this.claimed) break;
           await sleep(1000);
+          continue;
+        }
+        this.refusal = await preparePartitionCheckpoint(this.options.db, this.options.schema, projection);
+        if (this.refusal) {
+          this.logger.error({ projection: this.name, reason: this.refusal }, 'projection refuses to apply');
+          await this.releaseLock();
+          await sleep(refusalRetryMs);
           continue;
         }
         this.position = await this.applier.checkpoint();
@@ -337,6 +389,13 @@ export class ProjectionRunner {
     this.notifyWaiters();
   }
 
+  /**
+   * A partition's consumer reads the whole stream too, not its partition's subjects: nats-server
+   * 2.9 allows one filter subject per consumer and has no stream subject transform, and an
+   * account's partition() mapping would rewrite every stored subject (operators replay old
+   * streams). Skipping another partition's message costs what skipping another aggregate's does
+   * (see reads): no decoding, no transaction, and the checkpoint row follows lazily.
+   */
   private async recreateConsumer(startSequence: number): Promise<void> {
     const { store, projection } = this.options;
     const name = consumerNameFor(projection.name);
@@ -361,7 +420,7 @@ export class ProjectionRunner {
     });
     client.on('error', () => undefined);
     await client.connect();
-    const key = `${this.options.schema}:${this.name}`;
+    const key = runnerLockKey(this.options.schema, this.name);
     const result = await client.query<{ locked: boolean }>(
       'SELECT pg_try_advisory_lock(hashtext($1)) AS locked',
       [key],
@@ -388,7 +447,12 @@ export class ProjectionRunner {
   }
 
   private reads(subject: string): boolean {
-    return this.subjectPrefixes.some((prefix) => subject.startsWith(prefix));
+    if (!this.subjectPrefixes.some((prefix) => subject.startsWith(prefix))) return false;
+    const { partition } = this.options.projection;
+    return (
+      !partition ||
+      partitionOfSubject(this.options.store.subjectPrefix, subject, partition.count) === partition.index
+    );
   }
 
   private notifyWaiters(): void {

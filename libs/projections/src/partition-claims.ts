@@ -1,0 +1,139 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { RunnerLogger, runnerLockKey } from './projection-runner';
+
+/** What the claims start and stop: a ProjectionRunner. */
+export interface ClaimableRunner {
+  readonly name: string;
+  readonly running: boolean;
+  claim(): Promise<boolean>;
+  stop(): Promise<void>;
+}
+
+export interface PartitionClaimsOptions {
+  databaseUrl: string;
+  /** The read-model schema: members and locks are counted per schema. */
+  schema: string;
+  /** Every unit (a projection's partition, or a whole projection) this process could run. */
+  runners: readonly ClaimableRunner[];
+  /** How often members are counted and claims adjusted. */
+  intervalMs?: number;
+  logger?: RunnerLogger;
+}
+
+/**
+ * The most units one member holds while `members` share `units`: every unit has a holder, and no
+ * member holds more than its share rounded up.
+ */
+export function fairShare(units: number, members: number): number {
+  return Math.ceil(units / Math.max(1, members));
+}
+
+const memberPrefix = 'projector-member:';
+
+/**
+ * Spreads a projector's units (runners) over its processes. Each unit has one holder, its
+ * advisory lock, so a unit whose holder dies (its lock's connection ends) is free to claim.
+ * Each process is a member through one Postgres connection of its own, named
+ * `projector-member:<schema>:<id>`; every tick it counts the live members in pg_stat_activity,
+ * claims free units up to its fair share, and stops what it holds beyond that (a runner stops
+ * at a batch boundary and releases its lock), so a process that joins gets its share within a
+ * tick or two. A member's death ends its connection, and with it its locks and its membership.
+ */
+export class PartitionClaims {
+  private member: pg.Client | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  private ticking: Promise<void> = Promise.resolve();
+  private stopped = false;
+  readonly memberName: string;
+
+  constructor(private readonly options: PartitionClaimsOptions) {
+    // application_name keeps 63 bytes: the schema (at most 63 too) is cut, never the id.
+    this.memberName = `${memberPrefix}${options.schema.slice(0, 36)}:${randomBytes(4).toString('hex')}`;
+  }
+
+  /** The units this process holds now. */
+  held(): string[] {
+    return this.options.runners.filter((r) => r.running).map((r) => r.name);
+  }
+
+  async start(): Promise<void> {
+    await this.connect();
+    await this.tick();
+    this.timer = setInterval(() => {
+      this.ticking = this.ticking.then(() => this.tick());
+    }, this.options.intervalMs ?? 1000);
+  }
+
+  /** Stops every runner it holds (each releases its lock) and leaves the membership. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+    await this.ticking;
+    await Promise.all(this.options.runners.map((r) => r.stop()));
+    await this.member?.end().catch(() => undefined);
+    this.member = null;
+  }
+
+  private async connect(): Promise<pg.Client> {
+    if (this.member) return this.member;
+    const client = new pg.Client({ connectionString: this.options.databaseUrl, application_name: this.memberName });
+    client.on('error', () => undefined);
+    client.on('end', () => {
+      if (this.member === client) this.member = null;
+    });
+    await client.connect();
+    this.member = client;
+    return client;
+  }
+
+  /**
+   * The units whose lock nobody holds, from pg_locks on the member's connection: a claim opens a
+   * connection of its own, which is not worth opening for a unit another member holds. A
+   * bigint advisory key shows as its high 32 bits (classid) and low 32 bits (objid).
+   */
+  private async freeUnits(member: pg.Client): Promise<Set<string>> {
+    const names = this.options.runners.filter((r) => !r.running).map((r) => r.name);
+    const { rows } = await member.query<{ name: string }>(
+      `SELECT name FROM unnest($1::text[], $2::text[]) AS u(name, key)
+        WHERE NOT EXISTS (
+          SELECT 1 FROM pg_locks l
+           WHERE l.locktype = 'advisory' AND l.objsubid = 1 AND l.granted
+             AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+             AND l.classid::bigint = ((hashtext(u.key)::bigint >> 32) & 4294967295)
+             AND l.objid::bigint = (hashtext(u.key)::bigint & 4294967295))`,
+      [names, names.map((name) => runnerLockKey(this.options.schema, name))],
+    );
+    return new Set(rows.map((r) => r.name));
+  }
+
+  private async tick(): Promise<void> {
+    if (this.stopped) return;
+    try {
+      const member = await this.connect();
+      const { rows } = await member.query<{ members: number }>(
+        `SELECT count(*)::int AS members FROM pg_stat_activity
+          WHERE left(application_name, length($1)) = $1 AND datname = current_database()`,
+        [this.memberName.slice(0, this.memberName.lastIndexOf(':') + 1)],
+      );
+      const share = fairShare(this.options.runners.length, rows[0]?.members ?? 1);
+      const held = this.options.runners.filter((r) => r.running);
+      if (held.length > share) {
+        const extras = held.slice(share);
+        this.options.logger?.info({ share, released: extras.map((r) => r.name) }, 'releasing units over the fair share');
+        await Promise.all(extras.map((r) => r.stop()));
+        return;
+      }
+      if (held.length === share) return;
+      const free = await this.freeUnits(member);
+      let holding = held.length;
+      for (const runner of this.options.runners) {
+        if (holding >= share || this.stopped) break;
+        if (runner.running || !free.has(runner.name)) continue;
+        if (await runner.claim()) holding++;
+      }
+    } catch (error) {
+      this.options.logger?.warn({ err: error }, 'partition claims: tick failed');
+    }
+  }
+}
