@@ -58,13 +58,3 @@ export function projectionUnits(
       : [projection],
   );
 }
-
-/** The names of the units of `projection` that apply aggregate `aggregateId`. */
-export function unitReading(
-  projection: { name: string; partitioned?: boolean },
-  aggregateId: string,
-  partitions: number,
-): string {
-  if (!projection.partitioned) return projection.name;
-  return partitionName(projection.name, partitionOf(aggregateId, partitions), partitions);
-}

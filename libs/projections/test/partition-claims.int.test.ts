@@ -1,0 +1,137 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Kysely } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDatabase, DatabaseHandle } from '@shop/db';
+import { migrateReadModel, readModelMigrations, usersProjection } from '@shop/read-models';
+import { openTestEventStore, testEnvironment, TestEventStore } from '@shop/testing';
+import { PartitionClaims } from '../src/partition-claims';
+import { projectionUnits } from '../src/projection-partitions';
+import { ProjectionRunner } from '../src/projection-runner';
+import { rebuildProjections } from '../src/rebuild';
+import { tableChecksums } from '../src/table-checksums';
+import { writeUserHistory } from './fixtures';
+
+const env = testEnvironment('partclaims');
+let t: TestEventStore;
+let database: DatabaseHandle;
+
+beforeAll(async () => {
+  t = await openTestEventStore(env);
+  database = createDatabase(env.databaseUrl, { max: 6 });
+});
+afterAll(async () => {
+  await t.close();
+  await database.close();
+});
+
+/** One process's runners over the users projection split `partitions` ways. */
+function runnersOf(schema: string, partitions: number): ProjectionRunner[] {
+  return projectionUnits(() => [usersProjection], partitions).map(
+    (projection) =>
+      new ProjectionRunner({
+        store: t.store,
+        db: database.db,
+        databaseUrl: env.databaseUrl,
+        schema,
+        projection,
+        batchSize: 20,
+      }),
+  );
+}
+
+async function checkpoints(schema: string): Promise<Record<string, number>> {
+  const rows = await database.db
+    .withSchema(schema)
+    .selectFrom('projection_checkpoints')
+    .select(['projection', 'position'])
+    .orderBy('projection')
+    .execute();
+  return Object.fromEntries(rows.map((r) => [r.projection, Number(r.position)]));
+}
+
+async function until(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 15_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out: ${what}`);
+    await sleep(50);
+  }
+}
+
+async function expectEqualToRebuild(schema: string, last: number) {
+  const rebuilt = `${schema}_rebuilt`;
+  await rebuildProjections({
+    store: t.store,
+    db: database.db,
+    schema: rebuilt,
+    projections: [usersProjection],
+    migrations: readModelMigrations,
+    untilSequence: last,
+  });
+  expect(await tableChecksums(database.db, schema, ['users'])).toEqual(
+    await tableChecksums(database.db, rebuilt, ['users']),
+  );
+}
+
+describe('partition claims', () => {
+  it('spreads units over members fairly, and a member takes over what another lets go', async () => {
+    const schema = `${env.schema}_claims`;
+    await migrateReadModel(database.db as Kysely<unknown>, schema);
+    const a = runnersOf(schema, 4);
+    const b = runnersOf(schema, 4);
+    const claimsA = new PartitionClaims({ databaseUrl: env.databaseUrl, schema, runners: a, intervalMs: 200 });
+    const claimsB = new PartitionClaims({ databaseUrl: env.databaseUrl, schema, runners: b, intervalMs: 200 });
+    try {
+      await claimsA.start();
+      expect(claimsA.held()).toHaveLength(4);
+      await writeUserHistory(t.store, 30, 2);
+
+      await claimsB.start();
+      await until(() => claimsA.held().length === 2 && claimsB.held().length === 2, 'a 2/2 split');
+      expect([...claimsA.held(), ...claimsB.held()].sort()).toEqual(a.map((r) => r.name).sort());
+
+      await writeUserHistory(t.store, 30, 2);
+      await claimsA.stop();
+      await until(() => claimsB.held().length === 4, 'B holding all four');
+      await writeUserHistory(t.store, 30, 2);
+      const last = await t.store.lastStreamSequence();
+      await Promise.all(b.map((r) => r.caughtUp(last)));
+    } finally {
+      await claimsA.stop();
+      await claimsB.stop();
+    }
+    const last = await t.store.lastStreamSequence();
+    expect(Object.values(await checkpoints(schema))).toEqual([last, last, last, last]);
+    await expectEqualToRebuild(schema, last);
+  }, 60_000);
+
+  it('seeds partitions from the whole projection (1 -> N) and refuses any other change of N', async () => {
+    const schema = `${env.schema}_change`;
+    await migrateReadModel(database.db as Kysely<unknown>, schema);
+    await writeUserHistory(t.store, 20, 1);
+    const [whole] = runnersOf(schema, 1);
+    whole!.start();
+    const first = await t.store.lastStreamSequence();
+    await whole!.caughtUp(first);
+    await whole!.stop();
+    expect(await checkpoints(schema)).toEqual({ users: first });
+
+    await writeUserHistory(t.store, 20, 1);
+    const last = await t.store.lastStreamSequence();
+    const four = runnersOf(schema, 4);
+    for (const runner of four) runner.start();
+    await Promise.all(four.map((r) => r.caughtUp(last)));
+    await Promise.all(four.map((r) => r.stop()));
+    expect(Object.keys(await checkpoints(schema))).toEqual(four.map((r) => r.name));
+    await expectEqualToRebuild(schema, last);
+
+    for (const partitions of [1, 2]) {
+      const refusing = runnersOf(schema, partitions);
+      const before = await checkpoints(schema);
+      for (const runner of refusing) runner.start();
+      await until(() => refusing.every((r) => r.refused !== null), `refusal with ${partitions}`);
+      await Promise.all(refusing.map((r) => r.stop()));
+      expect(refusing[0]!.refused).toMatch(/rebuild it with STREAM_PARTITIONS=/);
+      expect(await checkpoints(schema)).toEqual(before);
+    }
+  }, 60_000);
+});
