@@ -24,7 +24,9 @@ export async function preparePartitionCheckpoint(
     .withSchema(schema)
     .selectFrom('projection_checkpoints')
     .select('projection')
-    .where((eb) => eb.or([eb('projection', '=', whole), eb('projection', 'like', `${likeEscaped(whole)}-p%of%`)]))
+    .where((eb) =>
+      eb.or([eb('projection', '=', whole), eb('projection', 'like', `${likeEscaped(whole)}-p%of%`)]),
+    )
     .execute();
   const foreign = rows.map((r) => r.projection).filter((name) => !own.has(name));
   if (foreign.length === 0) return null;

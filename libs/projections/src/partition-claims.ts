@@ -77,7 +77,10 @@ export class PartitionClaims {
 
   private async connect(): Promise<pg.Client> {
     if (this.member) return this.member;
-    const client = new pg.Client({ connectionString: this.options.databaseUrl, application_name: this.memberName });
+    const client = new pg.Client({
+      connectionString: this.options.databaseUrl,
+      application_name: this.memberName,
+    });
     client.on('error', () => undefined);
     client.on('end', () => {
       if (this.member === client) this.member = null;
@@ -120,18 +123,23 @@ export class PartitionClaims {
       const held = this.options.runners.filter((r) => r.running);
       if (held.length > share) {
         const extras = held.slice(share);
-        this.options.logger?.info({ share, released: extras.map((r) => r.name) }, 'releasing units over the fair share');
         await Promise.all(extras.map((r) => r.stop()));
+        this.options.logger?.info(
+          { share, released: extras.map((r) => r.name), held: this.held() },
+          'units over the fair share released',
+        );
         return;
       }
       if (held.length === share) return;
       const free = await this.freeUnits(member);
-      let holding = held.length;
+      const claimed: string[] = [];
       for (const runner of this.options.runners) {
-        if (holding >= share || this.stopped) break;
+        if (held.length + claimed.length >= share || this.stopped) break;
         if (runner.running || !free.has(runner.name)) continue;
-        if (await runner.claim()) holding++;
+        if (await runner.claim()) claimed.push(runner.name);
       }
+      if (claimed.length > 0)
+        this.options.logger?.info({ share, claimed, held: this.held() }, 'units claimed');
     } catch (error) {
       this.options.logger?.warn({ err: error }, 'partition claims: tick failed');
     }

@@ -82,7 +82,9 @@ describe('consistency token with partitions', () => {
 
   it('drops a partition that is not a small plain number, or a key with more parts', () => {
     expect(
-      parseConsistencyToken('cart/02:1|cart/64:2|cart/-1:3|cart/:4|cart/1/2:5|cart/x:6|nope/1:7|cart/63:8|cart/0:9'),
+      parseConsistencyToken(
+        'cart/02:1|cart/64:2|cart/-1:3|cart/:4|cart/1/2:5|cart/x:6|nope/1:7|cart/63:8|cart/0:9',
+      ),
     ).toEqual(
       new Map([
         ['cart/63', 8],

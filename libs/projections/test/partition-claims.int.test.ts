@@ -78,8 +78,18 @@ describe('partition claims', () => {
     await migrateReadModel(database.db as Kysely<unknown>, schema);
     const a = runnersOf(schema, 4);
     const b = runnersOf(schema, 4);
-    const claimsA = new PartitionClaims({ databaseUrl: env.databaseUrl, schema, runners: a, intervalMs: 200 });
-    const claimsB = new PartitionClaims({ databaseUrl: env.databaseUrl, schema, runners: b, intervalMs: 200 });
+    const claimsA = new PartitionClaims({
+      databaseUrl: env.databaseUrl,
+      schema,
+      runners: a,
+      intervalMs: 200,
+    });
+    const claimsB = new PartitionClaims({
+      databaseUrl: env.databaseUrl,
+      schema,
+      runners: b,
+      intervalMs: 200,
+    });
     try {
       await claimsA.start();
       expect(claimsA.held()).toHaveLength(4);

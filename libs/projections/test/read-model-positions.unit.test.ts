@@ -96,7 +96,13 @@ describe('waits with partitioned read models', () => {
     // A partition of another partitioning (a token older than a change of N): every partition.
     await positions.waitUntilReadable(new Map([['cart/9', 7]]), 100);
 
-    const all = ['cart_items-p0of4', 'cart_items-p1of4', 'cart_items-p2of4', 'cart_items-p3of4', 'chat_sessions'];
+    const all = [
+      'cart_items-p0of4',
+      'cart_items-p1of4',
+      'cart_items-p2of4',
+      'cart_items-p3of4',
+      'chat_sessions',
+    ];
     expect(waits).toEqual([
       { projections: all, sequence: 5 },
       { projections: ['cart_items-p2of4', 'chat_sessions'], sequence: 6 },
