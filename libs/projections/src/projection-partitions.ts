@@ -12,6 +12,11 @@ export function partitionName(projection: string, index: number, count: number):
   return count === 1 ? projection : `${projection}-p${index}of${count}`;
 }
 
+/** The projection a checkpoint row's name is of, whatever its partitioning. */
+export function wholeNameOf(unit: string): string {
+  return unit.replace(/-p[0-9]+of[0-9]+$/, '');
+}
+
 /** The names of every partition of `projection` as `count` splits it. */
 export function partitionNames(projection: string, count: number): string[] {
   return Array.from({ length: count }, (_, index) => partitionName(projection, index, count));
