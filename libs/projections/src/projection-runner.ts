@@ -188,7 +188,7 @@ export class ProjectionRunner {
         if (this.refusal) {
           this.logger.error({ projection: this.name, reason: this.refusal }, 'projection refuses to apply');
           await this.releaseLock();
-          await sleep(refusalRetryMs);
+          await this.pause(refusalRetryMs);
           continue;
         }
         this.position = await this.applier.checkpoint();
@@ -453,6 +453,18 @@ export class ProjectionRunner {
       !partition ||
       partitionOfSubject(this.options.store.subjectPrefix, subject, partition.count) === partition.index
     );
+  }
+
+  /** Waits `ms`, or less when stopped meanwhile. */
+  private async pause(ms: number): Promise<void> {
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      this.wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+    this.wake = null;
   }
 
   private notifyWaiters(): void {
