@@ -21,3 +21,4 @@ export * from './consistency-token';
 export * from './projection-partitions';
 export * from './partition-checkpoints';
 export * from './partition-claims';
+export * from './runner-lock';

@@ -1,11 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { RunnerLogger, runnerLockKey } from './projection-runner';
+import { RunnerLogger } from './projection-runner';
+import { RunnerLock, runnerLockKey } from './runner-lock';
 
 /** What the claims start and stop: a ProjectionRunner. */
 export interface ClaimableRunner {
   readonly name: string;
   readonly running: boolean;
+  /** Stopped on purpose: claims take it again only if they stopped it themselves. */
+  readonly halted: boolean;
   claim(): Promise<boolean>;
   stop(): Promise<void>;
 }
@@ -14,8 +17,6 @@ export interface PartitionClaimsOptions {
   databaseUrl: string;
   /** The read-model schema: members and locks are counted per schema. */
   schema: string;
-  /** Every unit (a projection's partition, or a whole projection) this process could run. */
-  runners: readonly ClaimableRunner[];
   /** How often members are counted and claims adjusted. */
   intervalMs?: number;
   logger?: RunnerLogger;
@@ -35,16 +36,24 @@ const memberPrefix = 'projector-member:';
  * Spreads a projector's units (runners) over its processes. Each unit has one holder, its
  * advisory lock, so a unit whose holder dies (its lock's connection ends) is free to claim.
  * Each process is a member through one Postgres connection of its own, named
- * `projector-member:<schema>:<id>`; every tick it counts the live members in pg_stat_activity,
+ * `projector-member:<schema>:<id>`, which also holds the locks of all its units (see lockFor),
+ * so a process needs one connection however many units it holds. Every tick it counts the live
+ * members in pg_stat_activity,
  * claims free units up to its fair share, and stops what it holds beyond that (a runner stops
  * at a batch boundary and releases its lock), so a process that joins gets its share within a
  * tick or two. A member's death ends its connection, and with it its locks and its membership.
  */
 export class PartitionClaims {
   private member: pg.Client | null = null;
+  private connecting: Promise<pg.Client> | null = null;
   private timer: NodeJS.Timeout | null = null;
   private ticking: Promise<void> = Promise.resolve();
   private stopped = false;
+  private runners: readonly ClaimableRunner[] = [];
+  /** Units these claims stopped (over the share), free to claim again; others stopped are left stopped. */
+  private readonly released = new Set<string>();
+  /** Per unit held on the member connection: what to call should that connection end. */
+  private readonly lockHolders = new Map<string, () => void>();
   readonly memberName: string;
 
   constructor(private readonly options: PartitionClaimsOptions) {
@@ -54,10 +63,36 @@ export class PartitionClaims {
 
   /** The units this process holds now. */
   held(): string[] {
-    return this.options.runners.filter((r) => r.running).map((r) => r.name);
+    return this.runners.filter((r) => r.running).map((r) => r.name);
   }
 
-  async start(): Promise<void> {
+  /** The lock of `unit`, held on the member connection: what a runner under these claims is given. */
+  lockFor(unit: string): RunnerLock {
+    const key = runnerLockKey(this.options.schema, unit);
+    return {
+      acquire: async (onLost) => {
+        if (this.lockHolders.has(unit)) return true;
+        const member = await this.connect();
+        const { rows } = await member.query<{ locked: boolean }>(
+          'SELECT pg_try_advisory_lock(hashtext($1)) AS locked',
+          [key],
+        );
+        if (!rows[0]?.locked) return false;
+        // The connection may have ended while the answer travelled: then the lock went with it.
+        if (this.member !== member) return false;
+        this.lockHolders.set(unit, onLost);
+        return true;
+      },
+      release: async () => {
+        if (!this.lockHolders.delete(unit)) return;
+        await this.member?.query('SELECT pg_advisory_unlock(hashtext($1))', [key]).catch(() => undefined);
+      },
+    };
+  }
+
+  /** Claims among `runners` (each given its lock by lockFor), now and every tick. */
+  async start(runners: readonly ClaimableRunner[]): Promise<void> {
+    this.runners = runners;
     await this.connect();
     await this.tick();
     this.timer = setInterval(() => {
@@ -70,33 +105,49 @@ export class PartitionClaims {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
     await this.ticking;
-    await Promise.all(this.options.runners.map((r) => r.stop()));
+    await Promise.all(this.runners.map((r) => r.stop()));
     await this.member?.end().catch(() => undefined);
     this.member = null;
   }
 
-  private async connect(): Promise<pg.Client> {
-    if (this.member) return this.member;
+  /** The member connection, opened once however many runners and ticks ask for it meanwhile. */
+  private connect(): Promise<pg.Client> {
+    if (this.member) return Promise.resolve(this.member);
+    this.connecting ??= this.open().finally(() => (this.connecting = null));
+    return this.connecting;
+  }
+
+  private async open(): Promise<pg.Client> {
     const client = new pg.Client({
       connectionString: this.options.databaseUrl,
       application_name: this.memberName,
     });
     client.on('error', () => undefined);
     client.on('end', () => {
-      if (this.member === client) this.member = null;
+      if (this.member !== client) return;
+      this.member = null;
+      // Every lock went with the connection: each runner holding one stops applying.
+      const lost = [...this.lockHolders.values()];
+      this.lockHolders.clear();
+      for (const onLost of lost) onLost();
     });
-    await client.connect();
+    try {
+      await client.connect();
+    } catch (error) {
+      await client.end().catch(() => undefined);
+      throw error;
+    }
     this.member = client;
     return client;
   }
 
   /**
-   * The units whose lock nobody holds, from pg_locks on the member's connection: a claim opens a
-   * connection of its own, which is not worth opening for a unit another member holds. A
-   * bigint advisory key shows as its high 32 bits (classid) and low 32 bits (objid).
+   * The units whose lock nobody holds, from pg_locks, in one query: a member short of its share
+   * would otherwise try every unit the others hold, a round trip each, every tick. A bigint
+   * advisory key shows as its high 32 bits (classid) and low 32 bits (objid).
    */
   private async freeUnits(member: pg.Client): Promise<Set<string>> {
-    const names = this.options.runners.filter((r) => !r.running).map((r) => r.name);
+    const names = this.runners.filter((r) => !r.running).map((r) => r.name);
     const { rows } = await member.query<{ name: string }>(
       `SELECT name FROM unnest($1::text[], $2::text[]) AS u(name, key)
         WHERE NOT EXISTS (
@@ -119,10 +170,11 @@ export class PartitionClaims {
           WHERE left(application_name, length($1)) = $1 AND datname = current_database()`,
         [this.memberName.slice(0, this.memberName.lastIndexOf(':') + 1)],
       );
-      const share = fairShare(this.options.runners.length, rows[0]?.members ?? 1);
-      const held = this.options.runners.filter((r) => r.running);
+      const share = fairShare(this.runners.length, rows[0]?.members ?? 1);
+      const held = this.runners.filter((r) => r.running);
       if (held.length > share) {
         const extras = held.slice(share);
+        for (const runner of extras) this.released.add(runner.name);
         await Promise.all(extras.map((r) => r.stop()));
         this.options.logger?.info(
           { share, released: extras.map((r) => r.name), held: this.held() },
@@ -133,10 +185,13 @@ export class PartitionClaims {
       if (held.length === share) return;
       const free = await this.freeUnits(member);
       const claimed: string[] = [];
-      for (const runner of this.options.runners) {
+      for (const runner of this.runners) {
         if (held.length + claimed.length >= share || this.stopped) break;
         if (runner.running || !free.has(runner.name)) continue;
-        if (await runner.claim()) claimed.push(runner.name);
+        if (runner.halted && !this.released.has(runner.name)) continue;
+        if (!(await runner.claim())) continue;
+        this.released.delete(runner.name);
+        claimed.push(runner.name);
       }
       if (claimed.length > 0)
         this.options.logger?.info({ share, claimed, held: this.held() }, 'units claimed');

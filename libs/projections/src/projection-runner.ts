@@ -1,6 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AckPolicy, ConsumerMessages, DeliverPolicy, JsMsg, nanos } from 'nats';
-import pg from 'pg';
 import { partitionOfSubject, RecordedEvent } from '@shop/contracts';
 import { EventStore } from '@shop/eventstore';
 import { BatchApplier, BatchItem, BatchOutcome, CheckpointMovedError } from './batch-applier';
@@ -8,6 +7,7 @@ import { decodeBatchItems } from './decode-batch-items';
 import { checkpointSubject, consumerNameFor } from './checkpoint-subject';
 import { preparePartitionCheckpoint } from './partition-checkpoints';
 import { AnyKysely, AnyProjection } from './projection';
+import { ownConnectionLock, RunnerLock } from './runner-lock';
 import { isTransientError } from './transient-error';
 import { tracedApply } from './traced-apply';
 
@@ -22,6 +22,8 @@ export interface ProjectionRunnerOptions {
   db: AnyKysely;
   /** For the session-level advisory lock that keeps one active runner per projection. */
   databaseUrl: string;
+  /** The lock to hold while running; by default one on a connection of the runner's own. */
+  lock?: RunnerLock;
   schema: string;
   projection: AnyProjection;
   batchSize?: number;
@@ -34,11 +36,6 @@ export interface ProjectionRunnerOptions {
   durableCommits?: boolean;
   logger?: RunnerLogger;
   onBatch?: (outcome: BatchOutcome, projection: string, batchSize: number) => void;
-}
-
-/** The text whose hashtext() is the advisory lock key of a runner (one per schema and unit). */
-export function runnerLockKey(schema: string, unit: string): string {
-  return `${schema}:${unit}`;
 }
 
 const silent: RunnerLogger = { info() {}, warn() {}, error() {} };
@@ -89,12 +86,14 @@ export class ProjectionRunner {
   private stopping = false;
   private loop: Promise<void> | null = null;
   private messages: ConsumerMessages | null = null;
-  private lockClient: pg.Client | null = null;
+  private readonly lock: RunnerLock;
+  private lockHeld = false;
   private resetReason: string | null = null;
   /** Set while the checkpoint rows forbid applying (see preparePartitionCheckpoint). */
   private refusal: string | null = null;
   /** Claimed (see claim): the runner stops instead of waiting when it finds its lock taken. */
   private claimed = false;
+  private stoppedByCall = false;
   private wake: (() => void) | null = null;
   private readonly waiters = new Set<{ sequence: number; resolve: () => void }>();
   /** The last message taken but not yet acknowledged, and how many are waiting with it. */
@@ -111,6 +110,8 @@ export class ProjectionRunner {
       options.maxAttempts ?? 3,
       options.durableCommits,
     );
+    this.lock =
+      options.lock ?? ownConnectionLock(options.databaseUrl, options.schema, options.projection.name);
     this.subjectPrefixes = options.projection.aggregates.map((a) => `${options.store.subjectPrefix}.${a}.`);
   }
 
@@ -130,6 +131,11 @@ export class ProjectionRunner {
   /** Whether its loop runs: started and not stopped, or claimed and its lock not lost. */
   get running(): boolean {
     return this.loop !== null;
+  }
+
+  /** Stopped by a call to stop, not by losing its lock: it stays stopped until started again. */
+  get halted(): boolean {
+    return this.stoppedByCall;
   }
 
   /** Runs until stopped, waiting for the lock whenever another process holds it. */
@@ -153,6 +159,7 @@ export class ProjectionRunner {
 
   private begin(): void {
     this.stopping = false;
+    this.stoppedByCall = false;
     const loop = this.run().finally(() => {
       if (this.loop === loop) this.loop = null;
     });
@@ -162,6 +169,7 @@ export class ProjectionRunner {
   /** Finishes the batch in hand, then stops consuming and releases the lock. */
   async stop(): Promise<void> {
     this.stopping = true;
+    this.stoppedByCall = true;
     this.messages?.stop();
     this.wake?.();
     await this.loop;
@@ -413,37 +421,21 @@ export class ProjectionRunner {
   }
 
   private async acquireLock(): Promise<boolean> {
-    if (this.lockClient) return true;
-    const client = new pg.Client({
-      connectionString: this.options.databaseUrl,
-      application_name: `lock:${this.name}`,
-    });
-    client.on('error', () => undefined);
-    await client.connect();
-    const key = runnerLockKey(this.options.schema, this.name);
-    const result = await client.query<{ locked: boolean }>(
-      'SELECT pg_try_advisory_lock(hashtext($1)) AS locked',
-      [key],
-    );
-    if (!result.rows[0]?.locked) {
-      await client.end().catch(() => undefined);
-      return false;
-    }
-    client.on('end', () => {
-      if (this.lockClient !== client) return;
-      this.lockClient = null;
+    if (this.lockHeld) return true;
+    this.lockHeld = await this.lock.acquire(() => {
+      if (!this.lockHeld) return;
+      this.lockHeld = false;
       this.resetReason = 'advisory lock connection lost';
       this.messages?.stop();
       this.wake?.();
     });
-    this.lockClient = client;
-    return true;
+    return this.lockHeld;
   }
 
   private async releaseLock(): Promise<void> {
-    const client = this.lockClient;
-    this.lockClient = null;
-    await client?.end().catch(() => undefined);
+    if (!this.lockHeld) return;
+    this.lockHeld = false;
+    await this.lock.release();
   }
 
   private reads(subject: string): boolean {

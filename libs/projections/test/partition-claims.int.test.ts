@@ -1,10 +1,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Kysely } from 'kysely';
+import { Kysely, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase, DatabaseHandle } from '@shop/db';
 import { migrateReadModel, readModelMigrations, usersProjection } from '@shop/read-models';
 import { openTestEventStore, testEnvironment, TestEventStore } from '@shop/testing';
 import { PartitionClaims } from '../src/partition-claims';
+import { runnerLockKey } from '../src/runner-lock';
 import { projectionUnits } from '../src/projection-partitions';
 import { ProjectionRunner } from '../src/projection-runner';
 import { rebuildProjections } from '../src/rebuild';
@@ -24,8 +25,8 @@ afterAll(async () => {
   await database.close();
 });
 
-/** One process's runners over the users projection split `partitions` ways. */
-function runnersOf(schema: string, partitions: number): ProjectionRunner[] {
+/** One process's runners over the users projection split `partitions` ways, locked by `claims` when given. */
+function runnersOf(schema: string, partitions: number, claims?: PartitionClaims): ProjectionRunner[] {
   return projectionUnits(() => [usersProjection], partitions).map(
     (projection) =>
       new ProjectionRunner({
@@ -35,8 +36,21 @@ function runnersOf(schema: string, partitions: number): ProjectionRunner[] {
         schema,
         projection,
         batchSize: 20,
+        lock: claims?.lockFor(projection.name),
       }),
   );
+}
+
+/** How many locks of `schema`'s units are held, whoever holds them: one per held unit. */
+async function heldLocks(schema: string, units: readonly string[]): Promise<number> {
+  const keys = units.map((unit) => runnerLockKey(schema, unit));
+  const { rows } = await sql<{ n: number }>`
+    SELECT count(*)::int AS n FROM pg_locks l, unnest(${keys}::text[]) AS k(key)
+     WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 1
+       AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+       AND l.classid::bigint = ((hashtext(k.key)::bigint >> 32) & 4294967295)
+       AND l.objid::bigint = (hashtext(k.key)::bigint & 4294967295)`.execute(database.db);
+  return rows[0]!.n;
 }
 
 async function checkpoints(schema: string): Promise<Record<string, number>> {
@@ -76,27 +90,32 @@ describe('partition claims', () => {
   it('spreads units over members fairly, and a member takes over what another lets go', async () => {
     const schema = `${env.schema}_claims`;
     await migrateReadModel(database.db as Kysely<unknown>, schema);
-    const a = runnersOf(schema, 4);
-    const b = runnersOf(schema, 4);
-    const claimsA = new PartitionClaims({
-      databaseUrl: env.databaseUrl,
-      schema,
-      runners: a,
-      intervalMs: 200,
-    });
-    const claimsB = new PartitionClaims({
-      databaseUrl: env.databaseUrl,
-      schema,
-      runners: b,
-      intervalMs: 200,
-    });
+    const claimsA = new PartitionClaims({ databaseUrl: env.databaseUrl, schema, intervalMs: 200 });
+    const claimsB = new PartitionClaims({ databaseUrl: env.databaseUrl, schema, intervalMs: 200 });
+    const a = runnersOf(schema, 4, claimsA);
+    const b = runnersOf(schema, 4, claimsB);
+    const units = a.map((r) => r.name);
     try {
-      await claimsA.start();
+      await claimsA.start(a);
       expect(claimsA.held()).toHaveLength(4);
       await writeUserHistory(t.store, 30, 2);
 
-      await claimsB.start();
+      await claimsB.start(b);
       await until(() => claimsA.held().length === 2 && claimsB.held().length === 2, 'a 2/2 split');
+      expect([...claimsA.held(), ...claimsB.held()].sort()).toEqual(a.map((r) => r.name).sort());
+      expect(await heldLocks(schema, units)).toBe(4);
+
+      // A's member connection dies, and every lock on it: A's runners stop applying, and the units
+      // are held again, once each, by whichever member claims them first.
+      await writeUserHistory(t.store, 30, 2);
+      await sql`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = ${claimsA.memberName}`.execute(
+        database.db,
+      );
+      await until(
+        async () =>
+          claimsA.held().length + claimsB.held().length === 4 && (await heldLocks(schema, units)) === 4,
+        'every unit held again, once',
+      );
       expect([...claimsA.held(), ...claimsB.held()].sort()).toEqual(a.map((r) => r.name).sort());
 
       await writeUserHistory(t.store, 30, 2);

@@ -73,6 +73,11 @@ export async function startProjector(config: ProjectorConfig, logger: Logger): P
   ) as ReadModelProjection[];
   const metrics = new ServiceMetrics('projector');
   const onBatch = projectionBatchMetrics(metrics);
+  const claims = new PartitionClaims({
+    databaseUrl: config.DATABASE_URL,
+    schema: config.READ_MODEL_SCHEMA,
+    logger,
+  });
   const runners = projections.map(
     (projection) =>
       new ProjectionRunner({
@@ -84,19 +89,14 @@ export async function startProjector(config: ProjectorConfig, logger: Logger): P
         batchSize: config.PROJECTOR_BATCH_SIZE,
         maxAttempts: config.PROJECTOR_MAX_ATTEMPTS,
         durableCommits: config.PROJECTOR_DURABLE_COMMITS,
+        lock: claims.lockFor(projection.name),
         logger,
         onBatch,
       }),
   );
   const names = projections.map((p) => p.name);
   registerHostedProjections(metrics, store, database.db as Kysely<unknown>, config.READ_MODEL_SCHEMA, names);
-  const claims = new PartitionClaims({
-    databaseUrl: config.DATABASE_URL,
-    schema: config.READ_MODEL_SCHEMA,
-    runners,
-    logger,
-  });
-  await claims.start();
+  await claims.start(runners);
   logger.info(
     { projections: names, held: claims.held(), schema: config.READ_MODEL_SCHEMA },
     'projector started',
