@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { RunnerLogger } from './projection-runner';
 import { RunnerLock, runnerLockKey } from './runner-lock';
@@ -36,10 +36,11 @@ const memberPrefix = 'projector-member:';
  * Spreads a projector's units (runners) over its processes. Each unit has one holder, its
  * advisory lock, so a unit whose holder dies (its lock's connection ends) is free to claim.
  * Each process is a member through one Postgres connection of its own, named
- * `projector-member:<schema>:<id>`, which also holds the locks of all its units (see lockFor),
- * so a process needs one connection however many units it holds. Every tick it counts the live
- * members in pg_stat_activity,
- * claims free units up to its fair share, and stops what it holds beyond that (a runner stops
+ * `projector-member:<schema>:<group>:<id>`, which also holds the locks of all its units (see
+ * lockFor), so a process needs one connection however many units it holds. Its group is a hash
+ * of the schema and its units: processes given other projections (PROJECTIONS) share nothing,
+ * so they do not count as each other's members. Every tick it counts the live members of its
+ * group in pg_stat_activity, claims free units up to its fair share, and stops what it holds beyond that (a runner stops
  * at a batch boundary and releases its lock), so a process that joins gets its share within a
  * tick or two. A member's death ends its connection, and with it its locks and its membership.
  */
@@ -54,11 +55,14 @@ export class PartitionClaims {
   private readonly released = new Set<string>();
   /** Per unit held on the member connection: what to call should that connection end. */
   private readonly lockHolders = new Map<string, () => void>();
-  readonly memberName: string;
+  private group = '';
+  private readonly id = randomBytes(4).toString('hex');
 
-  constructor(private readonly options: PartitionClaimsOptions) {
-    // application_name keeps 63 bytes: the schema (at most 63 too) is cut, never the id.
-    this.memberName = `${memberPrefix}${options.schema.slice(0, 36)}:${randomBytes(4).toString('hex')}`;
+  constructor(private readonly options: PartitionClaimsOptions) {}
+
+  /** The member connection's application_name (63 bytes at most: the schema is cut, for reading only). */
+  get memberName(): string {
+    return `${this.group}${this.id}`;
   }
 
   /** The units this process holds now. */
@@ -93,6 +97,13 @@ export class PartitionClaims {
   /** Claims among `runners` (each given its lock by lockFor), now and every tick. */
   async start(runners: readonly ClaimableRunner[]): Promise<void> {
     this.runners = runners;
+    const { schema } = this.options;
+    const units = runners.map((r) => r.name).sort();
+    const hash = createHash('sha256')
+      .update(JSON.stringify([schema, units]))
+      .digest('hex')
+      .slice(0, 8);
+    this.group = `${memberPrefix}${schema.slice(0, 24)}:${hash}:`;
     await this.connect();
     await this.tick();
     this.timer = setInterval(() => {
@@ -118,6 +129,7 @@ export class PartitionClaims {
   }
 
   private async open(): Promise<pg.Client> {
+    if (!this.group) throw new Error('partition claims not started');
     const client = new pg.Client({
       connectionString: this.options.databaseUrl,
       application_name: this.memberName,
@@ -168,7 +180,7 @@ export class PartitionClaims {
       const { rows } = await member.query<{ members: number }>(
         `SELECT count(*)::int AS members FROM pg_stat_activity
           WHERE left(application_name, length($1)) = $1 AND datname = current_database()`,
-        [this.memberName.slice(0, this.memberName.lastIndexOf(':') + 1)],
+        [this.group],
       );
       const share = fairShare(this.runners.length, rows[0]?.members ?? 1);
       const held = this.runners.filter((r) => r.running);

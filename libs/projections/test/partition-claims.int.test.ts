@@ -2,7 +2,12 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Kysely, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase, DatabaseHandle } from '@shop/db';
-import { migrateReadModel, readModelMigrations, usersProjection } from '@shop/read-models';
+import {
+  migrateReadModel,
+  readModelMigrations,
+  userMemoriesProjection,
+  usersProjection,
+} from '@shop/read-models';
 import { openTestEventStore, testEnvironment, TestEventStore } from '@shop/testing';
 import { PartitionClaims } from '../src/partition-claims';
 import { runnerLockKey } from '../src/runner-lock';
@@ -92,6 +97,7 @@ describe('partition claims', () => {
     await migrateReadModel(database.db as Kysely<unknown>, schema);
     const claimsA = new PartitionClaims({ databaseUrl: env.databaseUrl, schema, intervalMs: 200 });
     const claimsB = new PartitionClaims({ databaseUrl: env.databaseUrl, schema, intervalMs: 200 });
+    const claimsC = new PartitionClaims({ databaseUrl: env.databaseUrl, schema, intervalMs: 200 });
     const a = runnersOf(schema, 4, claimsA);
     const b = runnersOf(schema, 4, claimsB);
     const units = a.map((r) => r.name);
@@ -118,6 +124,21 @@ describe('partition claims', () => {
       );
       expect([...claimsA.held(), ...claimsB.held()].sort()).toEqual(a.map((r) => r.name).sort());
 
+      // A process given other projections is no member of these units' group: B's share stays all.
+      await claimsC.start(
+        projectionUnits(() => [userMemoriesProjection], 4).map(
+          (projection) =>
+            new ProjectionRunner({
+              store: t.store,
+              db: database.db,
+              databaseUrl: env.databaseUrl,
+              schema,
+              projection,
+              lock: claimsC.lockFor(projection.name),
+            }),
+        ),
+      );
+      expect(claimsC.held()).toHaveLength(4);
       await writeUserHistory(t.store, 30, 2);
       await claimsA.stop();
       await until(() => claimsB.held().length === 4, 'B holding all four');
@@ -127,9 +148,11 @@ describe('partition claims', () => {
     } finally {
       await claimsA.stop();
       await claimsB.stop();
+      await claimsC.stop();
     }
     const last = await t.store.lastStreamSequence();
-    expect(Object.values(await checkpoints(schema))).toEqual([last, last, last, last]);
+    const users = Object.entries(await checkpoints(schema)).filter(([name]) => name.startsWith('users-'));
+    expect(users.map(([, at]) => at)).toEqual([last, last, last, last]);
     await expectEqualToRebuild(schema, last);
   }, 60_000);
 
