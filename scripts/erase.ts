@@ -32,7 +32,7 @@ async function main(argv: readonly string[]): Promise<number> {
   const tracker = new PositionTracker(nc, database.db, config.READ_MODEL_SCHEMA, config.EVENT_SUBJECT_PREFIX);
   try {
     await tracker.start();
-    const positions = new ReadModelPositions(tracker, readModelProjections(), 0);
+    const positions = new ReadModelPositions(tracker, readModelProjections(), 0, config.STREAM_PARTITIONS);
     const dataKeys = await openDataKeyVault(
       database.db as Kysely<unknown>,
       config.SECRETS_SCHEMA,

@@ -3,7 +3,7 @@ import { dataEncryptionKey, gatewayEnv, loadConfigOrExit } from '@shop/config';
 import { eventCatalogue } from '@shop/contracts';
 import { createDatabase, DatabaseHandle, ReactionsDatabase } from '@shop/db';
 import { connectNats, EventStore } from '@shop/eventstore';
-import { listParked, releaseParked } from '@shop/projections';
+import { listParked, projectionUnits, releaseParked } from '@shop/projections';
 import { PostgresReactionParking } from '@shop/reactions';
 import { readModelProjections } from '@shop/read-models';
 import { openDataKeyVault } from '@shop/wallets';
@@ -58,13 +58,11 @@ async function main(): Promise<number> {
       process.stdout.write(`reaction ${reaction}: sequence ${sequence} dropped\n`);
       return 0;
     }
-    const projection = readModelProjections().find((p) => p.name === projectionName);
+    // A partition parks under its own name (`cart_items-p2of4`), as `parked` lists it.
+    const units = projectionUnits(() => readModelProjections(), config.STREAM_PARTITIONS);
+    const projection = units.find((p) => p.name === projectionName);
     if (!projection || !subject) {
-      process.stderr.write(
-        `${usage}\nknown projections: ${readModelProjections()
-          .map((p) => p.name)
-          .join(', ')}\n`,
-      );
+      process.stderr.write(`${usage}\nknown projections: ${units.map((p) => p.name).join(', ')}\n`);
       return 64;
     }
     const nc = await connectNats(config, 'projections-cli');

@@ -1,7 +1,7 @@
 import { catchUpProjections, recreateSchema, sequenceAtTime, tableChecksums } from '@shop/projections';
 import { readModelMigrations } from '@shop/read-models';
 import { ReplayCommand, UsageError } from './cli-options';
-import { ReplayContext, selectProjections } from './replay-context';
+import { ReplayContext, selectProjections, unitsOf } from './replay-context';
 import { derivedSchema } from './schema-names';
 import { phaseSummary, rowsSummary } from './summary';
 
@@ -17,7 +17,7 @@ export async function atCommand(ctx: ReplayContext, command: AtCommand): Promise
   if ('time' in until)
     ctx.print(`${until.time.toISOString()} is stream sequence ${sequence} (last event at or before it).`);
 
-  const projections = selectProjections(ctx.projections, command.projections);
+  const projections = unitsOf(ctx, selectProjections(ctx.projections, command.projections));
   const schema = derivedSchema(ctx.liveSchema, 'at', String(sequence));
   ctx.progress.log(
     `Rebuilding ${projections.map((p) => p.name).join(', ')} up to ${sequence} into ${schema}.`,
@@ -37,13 +37,7 @@ export async function atCommand(ctx: ReplayContext, command: AtCommand): Promise
   ctx.print(phaseSummary(ctx.progress.finish()));
   ctx.print('');
   ctx.print(
-    rowsSummary(
-      await tableChecksums(
-        db,
-        schema,
-        projections.flatMap((p) => p.tables),
-      ),
-    ),
+    rowsSummary(await tableChecksums(db, schema, [...new Set(projections.flatMap((p) => p.tables))])),
   );
   ctx.print('');
   ctx.print(`The read model at stream sequence ${sequence} is in schema ${schema}.`);

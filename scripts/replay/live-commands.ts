@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { LiveRebuildResult, LiveSwapOptions, rebuildAgainstLive } from '@shop/projections';
 import { ReadModelProjection, readModelMigrations } from '@shop/read-models';
 import { ReplayCommand } from './cli-options';
-import { ReplayContext, selectProjections } from './replay-context';
+import { ReplayContext, selectProjections, unitsOf } from './replay-context';
 import { derivedSchema, timeStamp } from './schema-names';
 import { comparisonSummary, phaseSummary } from './summary';
 import { duration } from './format';
@@ -12,8 +12,9 @@ type VerifyCommand = Extract<ReplayCommand, { name: 'verify' }>;
 
 /** `replay rebuild`: rebuild beside the live read model, compare at one position, swap. */
 export async function rebuildCommand(ctx: ReplayContext, command: RebuildCommand): Promise<number> {
-  const projections = selectProjections(ctx.projections, command.projections);
-  const wholeSchema = projections.length === ctx.projections.length;
+  const picked = selectProjections(ctx.projections, command.projections);
+  const wholeSchema = picked.length === ctx.projections.length;
+  const projections = unitsOf(ctx, picked);
   const stamp = timeStamp(ctx.now());
   const scratch = derivedSchema(ctx.liveSchema, 'rebuild', stamp);
   const aside = derivedSchema(ctx.liveSchema, 'old', stamp);
@@ -31,7 +32,7 @@ export async function rebuildCommand(ctx: ReplayContext, command: RebuildCommand
   ctx.print(
     wholeSchema
       ? `Swapped schema ${scratch} in as ${ctx.liveSchema}; the previous one is now ${aside}.`
-      : `Swapped the tables of ${names(projections)} into ${ctx.liveSchema}; the previous ones are in ${aside}.`,
+      : `Swapped the tables of ${names(picked)} into ${ctx.liveSchema}; the previous ones are in ${aside}.`,
   );
   if (command.dropOld) {
     await sql`DROP SCHEMA ${sql.id(aside)} CASCADE`.execute(ctx.db);
@@ -42,7 +43,7 @@ export async function rebuildCommand(ctx: ReplayContext, command: RebuildCommand
 
 /** `replay verify`: the same rebuild and comparison, never swapped, scratch schema dropped. */
 export async function verifyCommand(ctx: ReplayContext, command: VerifyCommand): Promise<number> {
-  const projections = selectProjections(ctx.projections, command.projections);
+  const projections = unitsOf(ctx, selectProjections(ctx.projections, command.projections));
   const scratch = derivedSchema(ctx.liveSchema, 'verify', timeStamp(ctx.now()));
   const result = await againstLive(ctx, projections, scratch, command.batchSize);
   ctx.print(

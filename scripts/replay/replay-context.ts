@@ -3,6 +3,7 @@ import { eventCatalogue } from '@shop/contracts';
 import { dataEncryptionKey, SharedConfig } from '@shop/config';
 import { createDatabase } from '@shop/db';
 import { connectNats, EventStore } from '@shop/eventstore';
+import { projectionUnits } from '@shop/projections';
 import { ReadModelDatabase, ReadModelProjection } from '@shop/read-models';
 import { openDataKeyVault } from '@shop/wallets';
 import { ProgressReporter } from './progress';
@@ -13,6 +14,8 @@ export interface ReplayContext {
   liveSchema: string;
   /** Every projection of the read model. */
   projections: readonly ReadModelProjection[];
+  /** STREAM_PARTITIONS: a rebuild writes the checkpoint rows the live runners of that many read. */
+  partitions: number;
   /** Results, on stdout. */
   print(text: string): void;
   /** Progress and notes, on stderr. */
@@ -26,6 +29,17 @@ export function selectProjections(
   names: readonly string[],
 ): ReadModelProjection[] {
   return names.length === 0 ? [...all] : all.filter((p) => names.includes(p.name));
+}
+
+/**
+ * What a rebuild applies: each partitioned projection as its partitions (their own checkpoint
+ * rows, written side by side), so the live runners continue from them after a swap.
+ */
+export function unitsOf(
+  ctx: ReplayContext,
+  projections: readonly ReadModelProjection[],
+): ReadModelProjection[] {
+  return projectionUnits(() => projections, ctx.partitions) as ReadModelProjection[];
 }
 
 export async function openReplayContext(
@@ -53,6 +67,7 @@ export async function openReplayContext(
       db: database.db,
       liveSchema: config.READ_MODEL_SCHEMA,
       projections,
+      partitions: config.STREAM_PARTITIONS,
       print: (text) => process.stdout.write(`${text}\n`),
       progress: new ProgressReporter(process.stderr),
       now: () => new Date(),

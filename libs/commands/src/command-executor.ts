@@ -29,9 +29,10 @@ export interface AggregateCommands<C, E extends AnyEvent, S> {
   state(id: string): Promise<{ state: S; version: number }>;
   /**
    * Waits (bounded, like a command) until the read models have applied `version`: for an answer
-   * built from a write another process made, so the client's next read sees it.
+   * built from a write another process made, so the client's next read sees it. With the
+   * instance's `id`, only its partition of partitioned read models is waited for.
    */
-  waitReadable(version: number): Promise<boolean>;
+  waitReadable(version: number, id?: string): Promise<boolean>;
 }
 
 /** Runs commands through the decider runner and waits for them to be readable, as it is given to. */
@@ -51,12 +52,12 @@ export class CommandExecutor {
           causationId: options.causationId ?? null,
           actor: options.actor,
         });
-        if (outcome.appended) await this.readYourWrites.waitForCommit(name, outcome.version);
-        else if (outcome.version > 0) await this.readYourWrites.waitReadable(name, outcome.version);
+        if (outcome.appended) await this.readYourWrites.waitForCommit(name, outcome.version, id);
+        else if (outcome.version > 0) await this.readYourWrites.waitReadable(name, outcome.version, id);
         return outcome;
       },
       state: (id) => this.runner.state(aggregate, id),
-      waitReadable: (version) => this.readYourWrites.waitReadable(name, version),
+      waitReadable: (version, id) => this.readYourWrites.waitReadable(name, version, id),
     };
   }
 }

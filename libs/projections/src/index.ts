@@ -18,3 +18,7 @@ export * from './live-rebuild';
 export * from './sequence-at-time';
 export * from './read-model-positions';
 export * from './consistency-token';
+export * from './projection-partitions';
+export * from './partition-checkpoints';
+export * from './partition-claims';
+export * from './runner-lock';

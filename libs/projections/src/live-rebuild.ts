@@ -2,6 +2,7 @@ import { Migration, sql } from 'kysely';
 import { EventStore } from '@shop/eventstore';
 import { withProjectionsPaused } from './live-pause';
 import { AnyKysely, AnyProjection } from './projection';
+import { wholeNameOf } from './projection-partitions';
 import { swapProjectionTables, swapSchema } from './read-model-swap';
 import { recreateSchema } from './rebuild';
 import { CatchUpProgress, catchUpProjections } from './stream-catch-up';
@@ -63,6 +64,13 @@ const maxCatchUpRounds = 10;
  * swapped-in checkpoints therefore equal those the live runners hold in memory: a runner's next
  * batch continues from them without noticing. Were they ever to differ, that batch would find
  * its checkpoint row moved (CheckpointMovedError) and the runner would restart from the row.
+ *
+ * A rebuild may partition a projection otherwise than the live one (a change of
+ * STREAM_PARTITIONS): each of its partitions then follows the furthest live row of the other
+ * partitioning, and the swap replaces those rows by its own. The live rows of the other
+ * partitioning stand still (their runners are stopped, or refuse to apply beside the new ones);
+ * when they stand at different positions, the comparison cannot be fair and the swap needs
+ * `force`, though the rebuild is exact at its position.
  */
 export async function rebuildAgainstLive(options: LiveRebuildOptions): Promise<LiveRebuildResult> {
   const { store, db, liveSchema, scratchSchema, projections, swap } = options;
@@ -91,16 +99,18 @@ export async function rebuildAgainstLive(options: LiveRebuildOptions): Promise<L
 
   try {
     await recreateSchema(db, scratchSchema, options.migrations);
-    let positions = await catchUp('rebuild', await liveCheckpoints(db, liveSchema));
+    const targets = async () => targetsOf(projections, await liveCheckpoints(db, liveSchema));
+    let positions = await catchUp('rebuild', await targets());
     for (let round = 0; round < maxCatchUpRounds; round++) {
-      const live = await liveCheckpoints(db, liveSchema);
+      const live = await targets();
       if (gap(projections, positions, live) <= batchSize) break;
       positions = await catchUp('catch-up', live);
     }
 
     let pausedAt = 0;
-    const outcome = await withProjectionsPaused(db, liveSchema, async ({ trx, positions: live }) => {
+    const outcome = await withProjectionsPaused(db, liveSchema, async ({ trx, positions: rows }) => {
       pausedAt = performance.now();
+      const live = targetsOf(projections, rows);
       positions = await catchUp('align', live);
       for (const p of projections) {
         const at = live.get(p.name) ?? 0;
@@ -108,17 +118,16 @@ export async function rebuildAgainstLive(options: LiveRebuildOptions): Promise<L
         if (positions.get(p.name) !== at)
           throw new Error(`rebuild of ${p.name} is at ${positions.get(p.name)}, the live one at ${at}`);
       }
-      const tables = await compareTables(
-        db,
-        liveSchema,
-        scratchSchema,
-        projections.flatMap((p) => p.tables),
-      );
+      // The partitions of a projection share its tables.
+      const tables = await compareTables(db, liveSchema, scratchSchema, [
+        ...new Set(projections.flatMap((p) => p.tables)),
+      ]);
       const equal = tables.every((t) => t.equal);
       if (!swap || !(equal || swap.force)) return { tables, equal, swapped: false };
       const schemas = { live: liveSchema, rebuilt: scratchSchema, aside: swap.asideSchema };
       if (swap.wholeSchema) {
-        const unknown = [...live.keys()].filter((name) => !projections.some((p) => p.name === name));
+        const wholes = new Set(projections.map((p) => wholeNameOf(p.name)));
+        const unknown = [...rows.keys()].filter((name) => !wholes.has(wholeNameOf(name)));
         if (unknown.length > 0)
           throw new Error(
             `the live schema has projections this replay does not know (${unknown.join(', ')}); ` +
@@ -146,6 +155,25 @@ async function liveCheckpoints(db: AnyKysely, schema: string): Promise<Map<strin
     .select(['projection', 'position'])
     .execute();
   return new Map(rows.map((r) => [r.projection as string, Number(r.position)]));
+}
+
+/**
+ * The live position each rebuilt unit must reach: its own live row's, or, when the live read
+ * model partitions its projection otherwise, the furthest row of that partitioning (0 for none).
+ */
+function targetsOf(
+  projections: readonly AnyProjection[],
+  live: ReadonlyMap<string, number>,
+): Map<string, number> {
+  return new Map(
+    projections.map((p) => {
+      const own = live.get(p.name);
+      if (own !== undefined) return [p.name, own];
+      const whole = wholeNameOf(p.name);
+      const others = [...live].filter(([name]) => wholeNameOf(name) === whole).map(([, at]) => at);
+      return [p.name, Math.max(0, ...others)];
+    }),
+  );
 }
 
 function gap(

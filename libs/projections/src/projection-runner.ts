@@ -1,12 +1,13 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AckPolicy, ConsumerMessages, DeliverPolicy, JsMsg, nanos } from 'nats';
-import pg from 'pg';
-import { RecordedEvent } from '@shop/contracts';
+import { partitionOfSubject, RecordedEvent } from '@shop/contracts';
 import { EventStore } from '@shop/eventstore';
 import { BatchApplier, BatchItem, BatchOutcome, CheckpointMovedError } from './batch-applier';
 import { decodeBatchItems } from './decode-batch-items';
 import { checkpointSubject, consumerNameFor } from './checkpoint-subject';
+import { preparePartitionCheckpoint } from './partition-checkpoints';
 import { AnyKysely, AnyProjection } from './projection';
+import { ownConnectionLock, RunnerLock } from './runner-lock';
 import { isTransientError } from './transient-error';
 import { tracedApply } from './traced-apply';
 
@@ -21,6 +22,8 @@ export interface ProjectionRunnerOptions {
   db: AnyKysely;
   /** For the session-level advisory lock that keeps one active runner per projection. */
   databaseUrl: string;
+  /** The lock to hold while running; by default one on a connection of the runner's own. */
+  lock?: RunnerLock;
   schema: string;
   projection: AnyProjection;
   batchSize?: number;
@@ -52,6 +55,8 @@ const pullExpiresMs = 30_000;
  * process, so this is the price of noticing a lost pull within two of them.
  */
 const pullHeartbeatMs = 5000;
+/** How often a runner that refuses to apply looks at the checkpoint rows again. */
+const refusalRetryMs = 5000;
 
 /**
  * Keeps one projection up to date from its durable pull consumer. The Postgres checkpoint is
@@ -81,8 +86,14 @@ export class ProjectionRunner {
   private stopping = false;
   private loop: Promise<void> | null = null;
   private messages: ConsumerMessages | null = null;
-  private lockClient: pg.Client | null = null;
+  private readonly lock: RunnerLock;
+  private lockHeld = false;
   private resetReason: string | null = null;
+  /** Set while the checkpoint rows forbid applying (see preparePartitionCheckpoint). */
+  private refusal: string | null = null;
+  /** Claimed (see claim): the runner stops instead of waiting when it finds its lock taken. */
+  private claimed = false;
+  private stoppedByCall = false;
   private wake: (() => void) | null = null;
   private readonly waiters = new Set<{ sequence: number; resolve: () => void }>();
   /** The last message taken but not yet acknowledged, and how many are waiting with it. */
@@ -99,6 +110,8 @@ export class ProjectionRunner {
       options.maxAttempts ?? 3,
       options.durableCommits,
     );
+    this.lock =
+      options.lock ?? ownConnectionLock(options.databaseUrl, options.schema, options.projection.name);
     this.subjectPrefixes = options.projection.aggregates.map((a) => `${options.store.subjectPrefix}.${a}.`);
   }
 
@@ -110,15 +123,53 @@ export class ProjectionRunner {
     return this.position;
   }
 
+  /** Why the runner refuses to apply, while it does. */
+  get refused(): string | null {
+    return this.refusal;
+  }
+
+  /** Whether its loop runs: started and not stopped, or claimed and its lock not lost. */
+  get running(): boolean {
+    return this.loop !== null;
+  }
+
+  /** Stopped by a call to stop, not by losing its lock: it stays stopped until started again. */
+  get halted(): boolean {
+    return this.stoppedByCall;
+  }
+
+  /** Runs until stopped, waiting for the lock whenever another process holds it. */
   start(): void {
     if (this.loop) return;
+    this.claimed = false;
+    this.begin();
+  }
+
+  /**
+   * Takes the lock now and runs while it holds it; false, without running, when another process
+   * holds it. A claimed runner that loses its lock stops (see PartitionClaims).
+   */
+  async claim(): Promise<boolean> {
+    if (this.loop) return true;
+    if (!(await this.acquireLock())) return false;
+    this.claimed = true;
+    this.begin();
+    return true;
+  }
+
+  private begin(): void {
     this.stopping = false;
-    this.loop = this.run();
+    this.stoppedByCall = false;
+    const loop = this.run().finally(() => {
+      if (this.loop === loop) this.loop = null;
+    });
+    this.loop = loop;
   }
 
   /** Finishes the batch in hand, then stops consuming and releases the lock. */
   async stop(): Promise<void> {
     this.stopping = true;
+    this.stoppedByCall = true;
     this.messages?.stop();
     this.wake?.();
     await this.loop;
@@ -132,11 +183,20 @@ export class ProjectionRunner {
   }
 
   private async run(): Promise<void> {
+    const { projection } = this.options;
     let backoff = 100;
     while (!this.stopping) {
       try {
         if (!(await this.acquireLock())) {
+          if (this.claimed) break;
           await sleep(1000);
+          continue;
+        }
+        this.refusal = await preparePartitionCheckpoint(this.options.db, this.options.schema, projection);
+        if (this.refusal) {
+          this.logger.error({ projection: this.name, reason: this.refusal }, 'projection refuses to apply');
+          await this.releaseLock();
+          await this.pause(refusalRetryMs);
           continue;
         }
         this.position = await this.applier.checkpoint();
@@ -337,6 +397,13 @@ export class ProjectionRunner {
     this.notifyWaiters();
   }
 
+  /**
+   * A partition's consumer reads the whole stream too, not its partition's subjects: nats-server
+   * 2.9 allows one filter subject per consumer and has no stream subject transform, and an
+   * account's partition() mapping would rewrite every stored subject (operators replay old
+   * streams). Skipping another partition's message costs what skipping another aggregate's does
+   * (see reads): no decoding, no transaction, and the checkpoint row follows lazily.
+   */
   private async recreateConsumer(startSequence: number): Promise<void> {
     const { store, projection } = this.options;
     const name = consumerNameFor(projection.name);
@@ -354,41 +421,42 @@ export class ProjectionRunner {
   }
 
   private async acquireLock(): Promise<boolean> {
-    if (this.lockClient) return true;
-    const client = new pg.Client({
-      connectionString: this.options.databaseUrl,
-      application_name: `lock:${this.name}`,
-    });
-    client.on('error', () => undefined);
-    await client.connect();
-    const key = `${this.options.schema}:${this.name}`;
-    const result = await client.query<{ locked: boolean }>(
-      'SELECT pg_try_advisory_lock(hashtext($1)) AS locked',
-      [key],
-    );
-    if (!result.rows[0]?.locked) {
-      await client.end().catch(() => undefined);
-      return false;
-    }
-    client.on('end', () => {
-      if (this.lockClient !== client) return;
-      this.lockClient = null;
+    if (this.lockHeld) return true;
+    this.lockHeld = await this.lock.acquire(() => {
+      if (!this.lockHeld) return;
+      this.lockHeld = false;
       this.resetReason = 'advisory lock connection lost';
       this.messages?.stop();
       this.wake?.();
     });
-    this.lockClient = client;
-    return true;
+    return this.lockHeld;
   }
 
   private async releaseLock(): Promise<void> {
-    const client = this.lockClient;
-    this.lockClient = null;
-    await client?.end().catch(() => undefined);
+    if (!this.lockHeld) return;
+    this.lockHeld = false;
+    await this.lock.release();
   }
 
   private reads(subject: string): boolean {
-    return this.subjectPrefixes.some((prefix) => subject.startsWith(prefix));
+    if (!this.subjectPrefixes.some((prefix) => subject.startsWith(prefix))) return false;
+    const { partition } = this.options.projection;
+    return (
+      !partition ||
+      partitionOfSubject(this.options.store.subjectPrefix, subject, partition.count) === partition.index
+    );
+  }
+
+  /** Waits `ms`, or less when stopped meanwhile. */
+  private async pause(ms: number): Promise<void> {
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      this.wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+    this.wake = null;
   }
 
   private notifyWaiters(): void {

@@ -28,6 +28,21 @@ export interface Projection<DB extends BookkeepingDatabase> {
   bulk?(): BulkFold;
   /** Best-effort work after the batch committed (cache invalidation); failures are logged only. */
   afterCommit?(events: readonly RecordedEvent[]): Promise<void>;
+  /**
+   * Whether it may be split by aggregate id (see projectionUnits): true only when no row (and no
+   * statement) combines events of different aggregate ids, so each partition applies its own
+   * aggregates in order and the partitions never race on a row. Absent: one partition always.
+   */
+  readonly partitioned?: boolean;
+  /** Set on one partition of a projection (see partitionUnit): which one, of how many. */
+  readonly partition?: ProjectionPartition;
+}
+
+export interface ProjectionPartition {
+  /** The whole projection's name, which its checkpoint row had before it was partitioned. */
+  readonly of: string;
+  readonly index: number;
+  readonly count: number;
 }
 
 /** The runtime handles any projection alike: it only touches the bookkeeping tables itself. */

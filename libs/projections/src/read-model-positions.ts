@@ -1,50 +1,75 @@
-import type { AggregateName } from '@shop/contracts';
+import { AggregateName, partitionOf } from '@shop/contracts';
 import { inSpan } from '@shop/tracing';
-import { ConsistencyPositions } from './consistency-token';
+import { ConsistencyKey, consistencyKey, ConsistencyPositions, keyParts } from './consistency-token';
 import { PositionTracker } from './position-tracker';
+import { partitionName, partitionNames } from './projection-partitions';
 
 /** One command's wait for its own commit, as the write-to-readable metrics and the consistency token see it. */
 export interface CommitWait {
   aggregate: AggregateName;
   /** The commit's stream sequence. */
   sequence: number;
+  /** The aggregate's partition, when the read models are partitioned and the command named its id. */
+  partition?: number;
   /** From the append's acknowledgement until the commit was readable, or until the wait gave up. */
   seconds: number;
   /** False when the wait timed out and the caller was answered before its write was readable. */
   readable: boolean;
 }
 
+/** A projection as the waits see it: what it reads and whether it runs in partitions. */
+export interface ProjectionReader {
+  name: string;
+  aggregates: readonly AggregateName[];
+  partitioned?: boolean;
+}
+
 /**
  * Which projections read each aggregate, and the bounded waits until they have applied a
  * position: a command's own write (read-your-writes), or the writes a client's consistency
- * token names.
+ * token names. With partitioned read models (`partitions` > 1) a write of a known aggregate id
+ * waits for its own partition's units only: the others move past its sequence only lazily (a
+ * runner writes and announces the position it skipped to within a second, see ProjectionRunner).
  */
 export class ReadModelPositions {
   private readonly commitWaitListeners = new Set<(wait: CommitWait) => void>();
 
   constructor(
     private readonly tracker: PositionTracker,
-    private readonly projections: readonly { name: string; aggregates: readonly AggregateName[] }[],
+    private readonly projections: readonly ProjectionReader[],
     private readonly readYourWritesTimeoutMs: number,
+    private readonly partitions = 1,
   ) {}
 
-  /** Waits (bounded, like a command) until the read models of `aggregate` have applied `sequence`. */
-  waitReadable(aggregate: AggregateName, sequence: number): Promise<boolean> {
-    return this.tracedWait(aggregate, sequence, this.readersOf(aggregate));
+  /**
+   * Waits (bounded, like a command) until the read models of `aggregate` (of its instance
+   * `aggregateId`, when given) have applied `sequence`.
+   */
+  waitReadable(aggregate: AggregateName, sequence: number, aggregateId?: string): Promise<boolean> {
+    return this.tracedWait(aggregate, sequence, this.readersOf(aggregate, this.partitionOf(aggregateId)));
   }
 
   /**
-   * A command's wait for the commit it has just appended: timed from here, which is the append's
-   * acknowledgement, and reported to the listeners when a read model reads `aggregate`.
+   * A command's wait for the commit it has just appended to `aggregate` (its instance
+   * `aggregateId`, when given): timed from here, which is the append's acknowledgement, and
+   * reported to the listeners when a read model reads `aggregate`.
    */
-  async waitForCommit(aggregate: AggregateName, sequence: number): Promise<boolean> {
-    const readers = this.readersOf(aggregate);
+  async waitForCommit(aggregate: AggregateName, sequence: number, aggregateId?: string): Promise<boolean> {
+    const partition = this.partitionOf(aggregateId);
+    const readers = this.readersOf(aggregate, partition);
     const appendedAt = performance.now();
     const readable = await this.tracedWait(aggregate, sequence, readers);
     if (readers.length === 0) return readable;
     const seconds = (performance.now() - appendedAt) / 1000;
-    for (const listener of this.commitWaitListeners) listener({ aggregate, sequence, seconds, readable });
+    const wait: CommitWait = { aggregate, sequence, seconds, readable };
+    if (partition !== undefined) wait.partition = partition;
+    for (const listener of this.commitWaitListeners) listener(wait);
     return readable;
+  }
+
+  /** What a consistency token records a write of `aggregateId` under (its partition's key with N > 1). */
+  keyOf(aggregate: AggregateName, aggregateId: string): ConsistencyKey {
+    return consistencyKey(aggregate, this.partitionOf(aggregateId));
   }
 
   /** Reports every command's wait for its own commit (metrics, consistency token). Returns the way to stop. */
@@ -58,9 +83,10 @@ export class ReadModelPositions {
    * read that must see writes answered before they were readable. False when the wait timed out.
    */
   async waitUntilReadable(positions: ConsistencyPositions, timeoutMs: number): Promise<boolean> {
-    const waits = [...positions].map(([aggregate, sequence]) =>
-      this.tracker.waitFor(this.readersOf(aggregate), sequence, timeoutMs),
-    );
+    const waits = [...positions].map(([key, sequence]) => {
+      const { aggregate, partition } = keyParts(key);
+      return this.tracker.waitFor(this.readersOf(aggregate, partition), sequence, timeoutMs);
+    });
     return (await Promise.all(waits)).every(Boolean);
   }
 
@@ -79,7 +105,24 @@ export class ReadModelPositions {
     });
   }
 
-  private readersOf(aggregate: AggregateName): string[] {
-    return this.projections.filter((p) => p.aggregates.includes(aggregate)).map((p) => p.name);
+  private partitionOf(aggregateId: string | undefined): number | undefined {
+    return aggregateId === undefined || this.partitions === 1
+      ? undefined
+      : partitionOf(aggregateId, this.partitions);
+  }
+
+  /**
+   * The units that apply `aggregate`: of a partitioned projection, the one of `partition`, or
+   * every one when the partition is unknown (or out of range: a token from before a change of N).
+   */
+  private readersOf(aggregate: AggregateName, partition?: number): string[] {
+    return this.projections
+      .filter((p) => p.aggregates.includes(aggregate))
+      .flatMap((p) => {
+        if (!p.partitioned || this.partitions === 1) return [p.name];
+        if (partition !== undefined && partition < this.partitions)
+          return [partitionName(p.name, partition, this.partitions)];
+        return partitionNames(p.name, this.partitions);
+      });
   }
 }

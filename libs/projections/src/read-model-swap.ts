@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { bookkeepingTables } from '@shop/db';
 import { AnyKysely, AnyProjection } from './projection';
+import { wholeNameOf } from './projection-partitions';
 
 export interface SwapSchemas {
   live: string;
@@ -36,6 +37,10 @@ export async function swapProjectionTables(
 ): Promise<void> {
   const { live, rebuilt, aside } = schemas;
   const names = projections.map((p) => p.name);
+  // Rows of any partitioning of these projections leave the live schema: after the swap only the
+  // rebuild's own partitioning is there for the runners to find.
+  const wholes = [...new Set(names.map(wholeNameOf))];
+  const ofThese = sql`(projection = ANY(${names}) OR regexp_replace(projection, '-p[0-9]+of[0-9]+$', '') = ANY(${wholes}))`;
   await sql`SET LOCAL lock_timeout = ${sql.lit(swapLockTimeout)}`.execute(trx);
   await sql`CREATE SCHEMA ${sql.id(aside)}`.execute(trx);
   for (const table of new Set(projections.flatMap((p) => p.tables))) {
@@ -45,8 +50,8 @@ export async function swapProjectionTables(
   for (const table of bookkeepingTables) {
     const [from, to, keep] = [`${rebuilt}.${table}`, `${live}.${table}`, `${aside}.${table}`];
     await sql`CREATE TABLE ${sql.table(keep)} AS
-              SELECT * FROM ${sql.table(to)} WHERE projection = ANY(${names})`.execute(trx);
-    await sql`DELETE FROM ${sql.table(to)} WHERE projection = ANY(${names})`.execute(trx);
+              SELECT * FROM ${sql.table(to)} WHERE ${ofThese}`.execute(trx);
+    await sql`DELETE FROM ${sql.table(to)} WHERE ${ofThese}`.execute(trx);
     await sql`INSERT INTO ${sql.table(to)}
               SELECT * FROM ${sql.table(from)} WHERE projection = ANY(${names})`.execute(trx);
   }

@@ -67,3 +67,29 @@ describe('consistency token', () => {
     );
   });
 });
+
+describe('consistency token with partitions', () => {
+  it('reads back partition keys and keeps the aggregate form as it was', () => {
+    const written = new Map([
+      ['cart/2', 120],
+      ['session/0', 455],
+      ['user', 9],
+    ] as const);
+    const token = formatConsistencyToken(written);
+    expect(token).toBe('cart/2:120|session/0:455|user:9');
+    expect(parseConsistencyToken(token)).toEqual(new Map(written));
+  });
+
+  it('drops a partition that is not a small plain number, or a key with more parts', () => {
+    expect(
+      parseConsistencyToken(
+        'cart/02:1|cart/64:2|cart/-1:3|cart/:4|cart/1/2:5|cart/x:6|nope/1:7|cart/63:8|cart/0:9',
+      ),
+    ).toEqual(
+      new Map([
+        ['cart/63', 8],
+        ['cart/0', 9],
+      ]),
+    );
+  });
+});

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { partitionOf } from '@shop/contracts';
 import type { PositionTracker } from '../src/position-tracker';
 import { CommitWait, ReadModelPositions } from '../src/read-model-positions';
 
@@ -56,5 +57,64 @@ describe('a command waiting for its own commit', () => {
     expect(await positions.waitReadable('cart', 9)).toBe(false);
 
     expect(reported).toEqual([]);
+  });
+});
+
+describe('waits with partitioned read models', () => {
+  const partitioned = [
+    { name: 'cart_items', aggregates: ['cart' as const], partitioned: true },
+    { name: 'chat_sessions', aggregates: ['cart' as const] },
+  ];
+  const id = 'user-7';
+  const own = partitionOf(id, 4);
+
+  it("waits for the write's own partition and the whole unpartitioned readers, and reports the partition", async () => {
+    const { tracker, waits } = trackerAnswering(false);
+    const positions = new ReadModelPositions(tracker, partitioned, 1000, 4);
+    const reported: CommitWait[] = [];
+    positions.onCommitWait((wait) => reported.push(wait));
+
+    await positions.waitForCommit('cart', 42, id);
+    await positions.waitReadable('cart', 43, id);
+
+    expect(waits).toEqual([
+      { projections: [`cart_items-p${own}of4`, 'chat_sessions'], sequence: 42 },
+      { projections: [`cart_items-p${own}of4`, 'chat_sessions'], sequence: 43 },
+    ]);
+    expect(reported).toEqual([
+      { aggregate: 'cart', sequence: 42, partition: own, seconds: expect.any(Number), readable: false },
+    ]);
+    expect(positions.keyOf('cart', id)).toBe(`cart/${own}`);
+  });
+
+  it('waits for every partition when the id is unknown, and for a token key of one partition only its own', async () => {
+    const { tracker, waits } = trackerAnswering(true);
+    const positions = new ReadModelPositions(tracker, partitioned, 1000, 4);
+
+    await positions.waitForCommit('cart', 5);
+    await positions.waitUntilReadable(new Map([['cart/2', 6]]), 100);
+    // A partition of another partitioning (a token older than a change of N): every partition.
+    await positions.waitUntilReadable(new Map([['cart/9', 7]]), 100);
+
+    const all = [
+      'cart_items-p0of4',
+      'cart_items-p1of4',
+      'cart_items-p2of4',
+      'cart_items-p3of4',
+      'chat_sessions',
+    ];
+    expect(waits).toEqual([
+      { projections: all, sequence: 5 },
+      { projections: ['cart_items-p2of4', 'chat_sessions'], sequence: 6 },
+      { projections: all, sequence: 7 },
+    ]);
+  });
+
+  it('keeps the whole names and the aggregate key with one partition', async () => {
+    const { tracker, waits } = trackerAnswering(true);
+    const positions = new ReadModelPositions(tracker, partitioned, 1000);
+    await positions.waitForCommit('cart', 5, id);
+    expect(waits).toEqual([{ projections: ['cart_items', 'chat_sessions'], sequence: 5 }]);
+    expect(positions.keyOf('cart', id)).toBe('cart');
   });
 });

@@ -14,7 +14,7 @@ import {
   registerHostedProjections,
   ServiceMetrics,
 } from '@shop/metrics';
-import { ProjectionRunner } from '@shop/projections';
+import { PartitionClaims, ProjectionRunner, projectionUnits } from '@shop/projections';
 import {
   cacheInvalidator,
   cartCache,
@@ -27,7 +27,9 @@ import { createRedis, redisReady } from '@shop/redis';
 import { openDataKeyVault } from '@shop/wallets';
 
 export interface RunningProjector {
+  /** One per unit (a projection's partition, or a whole projection); the claims run those this process holds. */
   runners: ProjectionRunner[];
+  claims: PartitionClaims;
   /** What /metrics serves: batches, checkpoints, lag, parked subjects and consumer redeliveries. */
   metrics: ServiceMetrics;
   /** What /ready checks. */
@@ -35,7 +37,11 @@ export interface RunningProjector {
   stop(): Promise<void>;
 }
 
-/** Connects, migrates the read-model schema and starts one runner per projection. */
+/**
+ * Connects, migrates the read-model schema and runs the units it can claim: with
+ * STREAM_PARTITIONS = N, each partitioned projection is N units, the others one; the processes
+ * of a projector share the units fairly (see PartitionClaims).
+ */
 export async function startProjector(config: ProjectorConfig, logger: Logger): Promise<RunningProjector> {
   const nc: NatsConnection = await connectNats(config, 'projector');
   const database: DatabaseHandle = createDatabase(config.DATABASE_URL, { applicationName: 'projector' });
@@ -57,12 +63,21 @@ export async function startProjector(config: ProjectorConfig, logger: Logger): P
   if (!(await redisReady(redis)))
     logger.warn({}, 'Redis is not reachable; cache invalidations will be retried');
   const wanted = config.PROJECTIONS;
-  const projections: ReadModelProjection[] = readModelProjections({
+  const listeners = {
     cart: cacheInvalidator(cartCache(redis)),
     orders: cacheInvalidator(ordersCache(redis)),
-  }).filter((p) => !wanted || wanted.includes(p.name));
+  };
+  const projections = projectionUnits(
+    () => readModelProjections(listeners).filter((p) => !wanted || wanted.includes(p.name)),
+    config.STREAM_PARTITIONS,
+  ) as ReadModelProjection[];
   const metrics = new ServiceMetrics('projector');
   const onBatch = projectionBatchMetrics(metrics);
+  const claims = new PartitionClaims({
+    databaseUrl: config.DATABASE_URL,
+    schema: config.READ_MODEL_SCHEMA,
+    logger,
+  });
   const runners = projections.map(
     (projection) =>
       new ProjectionRunner({
@@ -74,24 +89,37 @@ export async function startProjector(config: ProjectorConfig, logger: Logger): P
         batchSize: config.PROJECTOR_BATCH_SIZE,
         maxAttempts: config.PROJECTOR_MAX_ATTEMPTS,
         durableCommits: config.PROJECTOR_DURABLE_COMMITS,
+        lock: claims.lockFor(projection.name),
         logger,
         onBatch,
       }),
   );
   const names = projections.map((p) => p.name);
   registerHostedProjections(metrics, store, database.db as Kysely<unknown>, config.READ_MODEL_SCHEMA, names);
-  for (const runner of runners) runner.start();
+  await claims.start(runners);
   logger.info(
-    { projections: projections.map((p) => p.name), schema: config.READ_MODEL_SCHEMA },
+    { projections: names, held: claims.held(), schema: config.READ_MODEL_SCHEMA },
     'projector started',
   );
 
   return {
     runners,
     metrics,
-    checks: [natsCheck(nc, store.jsm), postgresCheck(database.db as Kysely<unknown>), redisCheck(redis)],
+    claims,
+    checks: [
+      natsCheck(nc, store.jsm),
+      postgresCheck(database.db as Kysely<unknown>),
+      redisCheck(redis),
+      {
+        name: 'checkpoints',
+        async check() {
+          const refusals = runners.flatMap((r) => (r.refused ? [r.refused] : []));
+          if (refusals.length > 0) throw new Error(refusals.join('; '));
+        },
+      },
+    ],
     async stop() {
-      await Promise.all(runners.map((r) => r.stop()));
+      await claims.stop();
       await nc.drain().catch(() => undefined);
       redis.disconnect();
       await database.close();

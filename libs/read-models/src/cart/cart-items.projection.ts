@@ -38,6 +38,8 @@ export function cartItemsProjection(listener?: UserChangeListener): ReadModelPro
     name: 'cart_items',
     aggregates: ['cart'],
     tables: ['cart_items'],
+    // An item row is folded from its cart's events only, and a cart is one aggregate.
+    partitioned: true,
     apply: (db, events) => applyRowFold(db, spec, events),
     bulk: () => rowFoldBulk(spec),
     async afterCommit(events) {

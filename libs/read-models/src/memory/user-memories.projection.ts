@@ -46,6 +46,9 @@ export const userMemoriesProjection: ReadModelProjection = {
   name: 'user_memories',
   aggregates: ['user', 'memory'],
   tables: ['user_memories'],
+  // Two aggregates but one id: a user's memory aggregate has the user's id (a row's user_id is
+  // its aggregate id), so a closure and the memories it erases fall in one partition.
+  partitioned: true,
   apply: (db, events) =>
     applyAroundClosures(
       events,

@@ -123,6 +123,9 @@ export function ordersProjection(listener?: UserChangeListener): ReadModelProjec
     name: 'orders',
     aggregates: ['order', 'deposit'],
     tables: ['orders'],
+    // An order row is its order's fold, a deposit's row its deposit's (keyed apart by
+    // depositOrderId): no row combines two aggregates.
+    partitioned: true,
     apply: (db, events) => applyRowFold(db, listener ? tracking : spec, events),
     // A rebuild's schema has no readers whose lists could be stale.
     bulk: () => rowFoldBulk(spec),

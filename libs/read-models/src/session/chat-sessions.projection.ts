@@ -89,6 +89,8 @@ export const chatSessionsProjection: ReadModelProjection = {
   name: 'chat_sessions',
   aggregates: ['session', 'user'],
   tables: ['chat_sessions', 'chat_messages'],
+  // Not partitioned: a user's closure deletes the rows of sessions, aggregates of other ids, and
+  // split apart a session's later events could land before or after the closure.
   apply: (db, events) =>
     applyAroundClosures(
       events,

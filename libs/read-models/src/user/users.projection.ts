@@ -69,6 +69,8 @@ export const usersProjection: ReadModelProjection = {
   name: 'users',
   aggregates: ['user'],
   tables: ['users'],
+  // A row is one user aggregate's fold.
+  partitioned: true,
   apply: (db, events) => applyRowFold(db, usersRowFold, events),
   bulk: () => rowFoldBulk(usersRowFold),
 };

@@ -1,29 +1,30 @@
 import type { Provider } from '@nestjs/common';
-import type { AggregateName } from '@shop/contracts';
 import { AggregateCacheBounds, Aggregates, CommandExecutor, DeciderRunner } from '@shop/commands';
 import type { EventStore } from '@shop/eventstore';
 import type { Logger } from '@shop/logging';
-import { PositionTracker, ReadModelPositions } from '@shop/projections';
+import { PositionTracker, ProjectionReader, ReadModelPositions } from '@shop/projections';
 import { EVENT_STORE, LOGGER, POSITION_TRACKER } from '../tokens';
 
 /**
  * The write side on the process's event store, given read-your-writes as the positions of the
- * projections that read each aggregate (`readers`): a command answers once its write is readable.
+ * projections that read each aggregate (`readers`, in `partitions` when partitioned): a command
+ * answers once its write is readable.
  * `aggregateCache` bounds the folded aggregates the runner keeps between commands; a snapshot of
  * an aggregate is written every `snapshotEvery` commits of it (0: none).
  */
 export function writeSideProviders(
-  readers: readonly { name: string; aggregates: readonly AggregateName[] }[],
+  readers: readonly ProjectionReader[],
   readYourWritesTimeoutMs: number,
   aggregateCache: AggregateCacheBounds,
   snapshotEvery: number,
+  partitions: number,
 ): Provider[] {
   return [
     {
       provide: ReadModelPositions,
       inject: [POSITION_TRACKER],
       useFactory: (tracker: PositionTracker) =>
-        new ReadModelPositions(tracker, readers, readYourWritesTimeoutMs),
+        new ReadModelPositions(tracker, readers, readYourWritesTimeoutMs, partitions),
     },
     {
       provide: DeciderRunner,

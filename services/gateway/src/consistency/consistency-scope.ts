@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { AggregateName } from '@shop/contracts';
 import {
+  ConsistencyKey,
   ConsistencyPositions,
   formatConsistencyToken,
   mergeConsistencyPositions,
@@ -21,11 +21,11 @@ const lateWritersKept = 10_000;
  * calls and stored messages): too late for the cookie, so this process remembers them per user.
  */
 class LateWrites {
-  private readonly byUser = new Map<string, Map<AggregateName, number>>();
+  private readonly byUser = new Map<string, Map<ConsistencyKey, number>>();
 
-  record(userId: string, aggregate: AggregateName, sequence: number): void {
-    const positions = this.byUser.get(userId) ?? new Map<AggregateName, number>();
-    positions.set(aggregate, Math.max(sequence, positions.get(aggregate) ?? 0));
+  record(userId: string, key: ConsistencyKey, sequence: number): void {
+    const positions = this.byUser.get(userId) ?? new Map<ConsistencyKey, number>();
+    positions.set(key, Math.max(sequence, positions.get(key) ?? 0));
     this.byUser.delete(userId);
     this.byUser.set(userId, positions);
     if (this.byUser.size > lateWritersKept) this.byUser.delete(this.byUser.keys().next().value!);
@@ -33,7 +33,7 @@ class LateWrites {
 
   /** What `userId` must wait for; forgotten once handed out, as the wait settles it. */
   take(userId: string): ConsistencyPositions {
-    const positions = this.byUser.get(userId) ?? new Map<AggregateName, number>();
+    const positions = this.byUser.get(userId) ?? new Map<ConsistencyKey, number>();
     this.byUser.delete(userId);
     return positions;
   }
@@ -41,7 +41,7 @@ class LateWrites {
 
 interface Scope {
   /** This request's timed-out writes, while they can still go into its cookie. */
-  unreadable: Map<AggregateName, number>;
+  unreadable: Map<ConsistencyKey, number>;
   /** Set once the headers are on their way. */
   sealed: boolean;
   /** The signed-in user, once the access guard has said who it is. */
@@ -55,10 +55,10 @@ const scopeOf = Symbol('consistencyScope');
 const requestScope = (request: FastifyRequest) => (request as { [scopeOf]?: Scope })[scopeOf];
 
 /** Notes a write of the current request whose read-your-writes wait timed out, for its cookie. */
-export function recordUnreadableWrite(aggregate: AggregateName, sequence: number): void {
+export function recordUnreadableWrite(key: ConsistencyKey, sequence: number): void {
   const scope = storage.getStore();
   if (!scope || scope.sealed) return;
-  scope.unreadable.set(aggregate, Math.max(sequence, scope.unreadable.get(aggregate) ?? 0));
+  scope.unreadable.set(key, Math.max(sequence, scope.unreadable.get(key) ?? 0));
 }
 
 /**
@@ -66,9 +66,9 @@ export function recordUnreadableWrite(aggregate: AggregateName, sequence: number
  * append, not when its wait times out, because the stream may end (and the client read again)
  * while that wait still runs.
  */
-export function recordAppend(aggregate: AggregateName, sequence: number): void {
+export function recordAppend(key: ConsistencyKey, sequence: number): void {
   const scope = storage.getStore();
-  if (scope?.sealed && scope.userId) scope.late.record(scope.userId, aggregate, sequence);
+  if (scope?.sealed && scope.userId) scope.late.record(scope.userId, key, sequence);
 }
 
 /** The positions a request of `userId` must be able to read before it is served. */

@@ -2,7 +2,7 @@ import { DynamicModule, Inject, Module, OnModuleDestroy, OnModuleInit } from '@n
 import { APP_INTERCEPTOR } from '@nestjs/core';
 import { ServiceMetrics } from '@shop/metrics';
 import type { EventStore } from '@shop/eventstore';
-import { ReadModelPositions } from '@shop/projections';
+import { consistencyKey, ReadModelPositions } from '@shop/projections';
 import { EVENT_STORE } from '../infrastructure/tokens';
 import { recordAppend, recordUnreadableWrite } from './consistency-scope';
 import { ConsistentReadInterceptor } from './consistent-read.interceptor';
@@ -29,11 +29,12 @@ export class ConsistencyModule implements OnModuleInit, OnModuleDestroy {
 
   onModuleInit(): void {
     const stops = [
-      this.positions.onCommitWait(({ aggregate, sequence, readable }) => {
-        if (!readable) recordUnreadableWrite(aggregate, sequence);
+      this.positions.onCommitWait(({ aggregate, partition, sequence, readable }) => {
+        if (!readable) recordUnreadableWrite(consistencyKey(aggregate, partition), sequence);
       }),
       this.store.onAppended((events) => {
-        for (const event of events) recordAppend(event.aggregate, event.sequence);
+        for (const event of events)
+          recordAppend(this.positions.keyOf(event.aggregate, event.aggregateId), event.sequence);
       }),
     ];
     this.stop = () => stops.forEach((stop) => stop());

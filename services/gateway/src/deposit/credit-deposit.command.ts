@@ -110,7 +110,7 @@ export class CreditDepositHandler implements ICommandHandler<CreditDepositComman
       { actor: { ...systemActor, id: input.source }, correlationId: currentCorrelationId() },
     );
     const { state: outcome, version } = await this.outcomeOf(input.txDigest, claim.state.attempt);
-    await this.aggregates.deposit.waitReadable(version);
+    await this.aggregates.deposit.waitReadable(version, input.txDigest);
     if (outcome.status === 'failed') {
       throw new DomainError('internal', 'INTERNAL_ERROR', `Faucet failed: ${outcome.failureReason ?? ''}`);
     }

@@ -58,6 +58,7 @@ export function gatewayInfrastructure(
           maxBytes: config.AGGREGATE_CACHE_MAX_BYTES,
         },
         config.AGGREGATE_SNAPSHOT_EVERY,
+        config.STREAM_PARTITIONS,
       ),
     ],
   });

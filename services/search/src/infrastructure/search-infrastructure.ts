@@ -33,6 +33,7 @@ export function searchInfrastructure(config: SearchConfig, logger: Logger): Dyna
           maxBytes: config.AGGREGATE_CACHE_MAX_BYTES,
         },
         config.AGGREGATE_SNAPSHOT_EVERY,
+        config.STREAM_PARTITIONS,
       ),
     ],
   });
