@@ -45,6 +45,7 @@ export function resultRows(r: Record<string, any>, baseline?: Record<string, any
     growth,
     encryption,
     tracing,
+    projectorThroughput: throughput,
   } = r;
   if (startup) {
     rows.push(row('services run', startup.runs));
@@ -203,6 +204,30 @@ export function resultRows(r: Record<string, any>, baseline?: Record<string, any
     rows.push(row('analytics rebuild events/s', `${rebuild.analytics.eventsPerSecond}`));
   }
   if (growth) rows.push(...growthRows(growth));
+  if (throughput) {
+    const [one, two] = throughput.runs;
+    rows.push(
+      row(
+        `projector throughput, ${throughput.partitions} partitions: events/s with 1 / 2 processes`,
+        `${one.eventsPerSecond} / ${two.eventsPerSecond} (${throughput.speedup}x; CPU s ${one.cpuSeconds.join('+')} / ${two.cpuSeconds.join('+')})`,
+      ),
+    );
+    rows.push(
+      row(
+        'stream: bytes per event, subjects, consumers',
+        `${throughput.stream.bytesPerEvent}, ${throughput.stream.subjects}, ${throughput.stream.consumers}`,
+      ),
+    );
+    rows.push(
+      row(
+        'read model: bytes per row',
+        throughput.readModel
+          .filter((t: { rows: number }) => t.rows > 0)
+          .map((t: { table: string; bytesPerRow: number }) => `${t.table} ${t.bytesPerRow}`)
+          .join(', '),
+      ),
+    );
+  }
   if (tracing) {
     const ms = tracing.cpuMsPerCommand;
     rows.push(

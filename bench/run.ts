@@ -6,6 +6,8 @@ import { Kysely, sql } from 'kysely';
 import { eventCatalogue } from '@shop/contracts';
 import { createDatabase, ensureDatabase } from '@shop/db';
 import { connectNats, EventStore } from '@shop/eventstore';
+import { projectionUnits } from '@shop/projections';
+import { readModelProjections } from '@shop/read-models';
 import { createRedis, redisReady } from '@shop/redis';
 import { openDataKeyVault } from '@shop/wallets';
 import { ApiClient } from './api-client';
@@ -17,6 +19,7 @@ import { idleSchemaSuffixes, measureIdleStack, stackPackages } from './idle-stac
 import { growth, memory, pacedWrites, PhaseContext, rawPath, readPath, rebuild, writePath } from './phases';
 import { renderTable, resultRows } from './report';
 import { profileThisProcess } from './self-profile';
+import { measureProjectorThroughput } from './projector-throughput';
 import { measureTracingCost } from './tracing-cost';
 import { onboardUsers } from './users';
 
@@ -25,17 +28,19 @@ import { onboardUsers } from './users';
  * projector with NODE_ENV=production on a stream and schema of their own, signs users in through
  * the provider stand-in, and measures start-up, an idle stack, the write path, the raw floor
  * under it, the read path, write-to-readable latency at a fixed rate, how latency and rebuild
- * time grow with the stream, a rebuild of every projection from >= 200,000 events, the services'
- * memory, and what sealing personal fields costs on appends and rebuild (a tenth of the rebuild's
+ * time grow with the stream, a rebuild of every projection from >= 200,000 events, projector
+ * throughput with one and two processes on one partitioned stream (with what the stream and the
+ * read models hold per event and per row), the services' memory, and what sealing personal fields costs on appends and rebuild (a tenth of the rebuild's
  * events, clear against sealed; alone: `npm run bench:encryption`), and what tracing costs a
- * command (stacks exporting every span and a tenth of the traces, and an untraced twin for the
- * noise floor, in turns with the untraced one). Prints every figure with its
+ * command (stacks exporting every span, a tenth of the traces, and every span with query spans,
+ * and an untraced twin for the noise floor, in turns with the untraced one). Prints every figure with its
  * target and writes bench/results/<timestamp>.json.
  *
  * Flags: --seconds N per load phase (20), --concurrency N (32), --events N for the rebuild
  * (200000), --idle-seconds N (60), --idle-settle-seconds N (60: start-up work, V8's
  * first full collections among it, is not idling), --growth-events N (12500: the 1x of the growth phase, which
- * goes to 16x), --phases idle,write,raw,read,paced,growth,rebuild,encryption,tracing (all),
+ * goes to 16x), --phases idle,write,raw,read,paced,growth,rebuild,throughput,encryption,tracing
+ * (all), --throughput-events N (100000), --throughput-partitions N (4: STREAM_PARTITIONS there),
  * --tracing-rounds N (6: rounds of slices of the tracing cost, each a quarter of --seconds),
  * --tracing-rate N (40 cart operations/s in those slices), --profile
  * (V8 CPU profiles of the gateway and projector under bench/results/profiles-*), --projector-env
@@ -55,10 +60,12 @@ const idleSeconds = Number(option('idle-seconds', '60'));
 const idleSettleSeconds = Number(option('idle-settle-seconds', '60'));
 const growthEvents = Number(option('growth-events', '12500'));
 const phases = new Set(
-  option('phases', 'idle,write,raw,read,paced,growth,rebuild,encryption,tracing').split(','),
+  option('phases', 'idle,write,raw,read,paced,growth,rebuild,throughput,encryption,tracing').split(','),
 );
 const tracingRounds = Number(option('tracing-rounds', '6'));
 const tracingRate = Number(option('tracing-rate', '40'));
+const throughputEvents = Number(option('throughput-events', '100000'));
+const throughputPartitions = Number(option('throughput-partitions', '4'));
 const compiled = !args.includes('--transpiled');
 const baselineFile = option('baseline', '');
 const fixedCommandRate = 200;
@@ -213,6 +220,20 @@ async function main(): Promise<void> {
       results.rebuild = await rebuild(ctx, minEvents, (work) =>
         profileThisProcess(profileDir, 'rebuild', work),
       );
+    if (phases.has('throughput')) {
+      results.projectorThroughput = await measureProjectorThroughput({
+        nc,
+        db,
+        names,
+        base: env,
+        settings: { ...settings, ...natsCredential },
+        compiled,
+        minEvents: throughputEvents,
+        partitions: throughputPartitions,
+        checkpointRows: projectionUnits(() => readModelProjections(), throughputPartitions).length,
+        log,
+      });
+    }
     if (phases.has('encryption')) {
       results.encryption = await profileThisProcess(profileDir, 'encryption', () =>
         measureEncryptionCost({
@@ -310,7 +331,7 @@ async function markProfiles(stack: BenchStack, dir: string, label: string): Prom
 /** Streams, schemas and Redis keys of this run only. */
 async function cleanUp(nc: Awaited<ReturnType<typeof connectNats>>, db: Kysely<unknown>, names: BenchNames) {
   const jsm = await nc.jetstreamManager();
-  for (const suffix of ['', '_RAW', '_RB', '_GR', '_IDLE']) {
+  for (const suffix of ['', '_RAW', '_RB', '_GR', '_IDLE', '_PT']) {
     await jsm.streams.delete(`${names.stream}${suffix}`).catch(() => undefined);
     await jsm.streams.delete(`KV_${names.stream}${suffix}_snapshots`).catch(() => undefined);
   }
@@ -325,6 +346,9 @@ async function cleanUp(nc: Awaited<ReturnType<typeof connectNats>>, db: Kysely<u
     '_rba',
     '_gr',
     '_gr_keys',
+    '_pt_keys',
+    '_pt1',
+    '_pt2',
     ...idleSchemaSuffixes,
   ]) {
     await sql`DROP SCHEMA IF EXISTS ${sql.id(`${names.schema}${suffix}`)} CASCADE`.execute(db);
