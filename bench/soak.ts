@@ -10,15 +10,18 @@ import {
   checkpoints,
   Client,
   product,
+  serviceEntry,
   Stack,
   TestResponse,
   webhookSecret,
 } from '../test/reliability/harness';
+import { buildServices } from './build-services';
 import { rssMiB } from './process-stats';
 
 /**
- * `npm run soak -- --minutes 60 --rps 80`: the gateway, projector and search service as processes
- * under the soak test's steady mixed load (reads, cart adds and removals, sessions, onboarding,
+ * `npm run soak -- --minutes 60 --rps 80`: the gateway, projector and search service as processes,
+ * built as the image builds them (development rules, so the harness's sign-in and plain-HTTP
+ * cookies work), under the soak test's steady mixed load (reads, cart adds and removals, sessions, onboarding,
  * checkouts approved through the provider's webhooks) plus searches and product look-ups on the
  * search service, for a given time. Every minute it writes one JSON line per minute to
  * bench/results/soak-<start>.jsonl: requests, errors, p99, projection lag, and per service its RSS
@@ -29,7 +32,9 @@ import { rssMiB } from './process-stats';
  * Flags: --minutes N (10), --rps N (80), --workers N (8), --max-old-space-size MiB (every
  * service's heap ceiling, as the Dockerfile sets it; unset: Node's default), --heap-snapshots M,M
  * (minutes at which the gateway writes a heap snapshot into bench/results/heap-<start>/, the load
- * pausing meanwhile; compare them with scripts/heap-diff.mjs).
+ * pausing meanwhile; compare them with scripts/heap-diff.mjs), --transpiled (the TypeScript
+ * through the runtime transpiler, as `npm start` runs it: its compiler adds about 75 MiB to each
+ * service's RSS).
  */
 const args = process.argv.slice(2);
 const option = (name: string, fallback: string) => {
@@ -40,6 +45,7 @@ const minutes = Number(option('minutes', '10'));
 const targetRps = Number(option('rps', '80'));
 const workers = Number(option('workers', '8'));
 const maxOldSpace = option('max-old-space-size', '');
+const compiled = !args.includes('--transpiled');
 const snapshotMinutes = option('heap-snapshots', '').split(',').filter(Boolean).map(Number);
 const searchShare = 0.05;
 /** An item still in the cart this long after its checkout had its order fail (see the shoppers' loop). */
@@ -88,6 +94,10 @@ const mib = (bytes: number) => bytes / 2 ** 20;
 
 async function main(): Promise<void> {
   mkdirSync(resultsDir, { recursive: true });
+  if (compiled) {
+    const seconds = buildServices(['@shop/gateway', '@shop/projector', '@shop/search']);
+    log(`built the services in ${seconds.toFixed(1)} s`);
+  }
   const databaseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/shop_soak';
   await ensureDatabase(databaseUrl);
   const nodeOptions = maxOldSpace ? `--max-old-space-size=${maxOldSpace}` : '';
@@ -101,10 +111,10 @@ async function main(): Promise<void> {
   const services: Service[] = [];
   try {
     const projectorMetrics = await freePort();
-    const projector = stack.spawnProjector({
-      METRICS_PORT: String(projectorMetrics),
-      ...(nodeOptions ? { NODE_OPTIONS: nodeOptions } : {}),
-    });
+    const projector = stack.spawnProjector(
+      { METRICS_PORT: String(projectorMetrics), ...(nodeOptions ? { NODE_OPTIONS: nodeOptions } : {}) },
+      compiled,
+    );
     services.push({
       name: 'projector',
       process: projector,
@@ -117,21 +127,28 @@ async function main(): Promise<void> {
       .filter(Boolean)
       .join(' ');
     if (snapshotMinutes.length > 0) mkdirSync(snapshotDir, { recursive: true });
-    const gateway = await stack.spawnGateway(gatewayOptions ? { NODE_OPTIONS: gatewayOptions } : {});
+    const gateway = await stack.spawnGateway(
+      gatewayOptions ? { NODE_OPTIONS: gatewayOptions } : {},
+      compiled,
+    );
     stack.provider.setWebhookTarget(`${gateway.url}/api/webhooks/provider`, webhookSecret);
     services.push({ name: 'gateway', process: gateway.process, metricsUrl: gateway.metricsUrl });
     const [searchPort, searchMetrics] = await Promise.all([freePort(), freePort()]);
-    const search = startServiceProcess('services/search/src/main.ts', {
-      ...stack.vars,
-      ...(nodeOptions ? { NODE_OPTIONS: nodeOptions } : {}),
-      PORT: String(searchPort),
-      METRICS_PORT: String(searchMetrics),
-      SEARCH_SCHEMA: `${stack.env.schema}_search`,
-      // Each soak client names its own address: the search routes' per-address limit is not the load.
-      TRUST_PROXY: '127.0.0.1',
-      APIFY_API_TOKEN: apifyToken,
-      APIFY_API_BASE_URL: apify.url,
-    });
+    const search = startServiceProcess(
+      serviceEntry('search', compiled),
+      {
+        ...stack.vars,
+        ...(nodeOptions ? { NODE_OPTIONS: nodeOptions } : {}),
+        PORT: String(searchPort),
+        METRICS_PORT: String(searchMetrics),
+        SEARCH_SCHEMA: `${stack.env.schema}_search`,
+        // Each soak client names its own address: the search routes' per-address limit is not the load.
+        TRUST_PROXY: '127.0.0.1',
+        APIFY_API_TOKEN: apifyToken,
+        APIFY_API_BASE_URL: apify.url,
+      },
+      { compiled },
+    );
     const searchUrl = `http://127.0.0.1:${searchPort}`;
     await untilReady(`http://127.0.0.1:${searchMetrics}`, search);
     services.push({ name: 'search', process: search, metricsUrl: `http://127.0.0.1:${searchMetrics}` });
@@ -394,6 +411,7 @@ async function main(): Promise<void> {
       targetRps,
       workers,
       maxOldSpaceSizeMiB: maxOldSpace || null,
+      runs: compiled ? 'compiled (dist/), NODE_ENV=development' : 'transpiled (src/), NODE_ENV=development',
       requests: minutesDone.reduce((s, m) => s + (m.requests as number), 0),
       achievedRps: round(
         minutesDone.reduce((s, m) => s + (m.requests as number), 0) / ((loadEnded - started) / 1000),

@@ -101,6 +101,11 @@ export async function send(url: string, init: RequestInit = {}, timeoutMs = 20_0
 
 export class HungRequestError extends Error {}
 
+/** A service's entry: its TypeScript through the runtime transpiler, or the build's JavaScript. */
+export function serviceEntry(service: string, compiled: boolean): string {
+  return compiled ? `services/${service}/dist/main.js` : `services/${service}/src/main.ts`;
+}
+
 export function withDeadline<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout;
   const deadline = new Promise<never>((_, reject) => {
@@ -247,15 +252,20 @@ export class Stack {
     return `http://127.0.0.1:${(app.getHttpServer().address() as { port: number }).port}`;
   }
 
-  /** A gateway as a real child process (its own memory, its own logs), ready when /health answers. */
-  async spawnGateway(more: Record<string, string> = {}): Promise<SpawnedGateway> {
+  /**
+   * A gateway as a real child process (its own memory, its own logs), ready when /health answers;
+   * `compiled` runs the build's JavaScript (services/gateway/dist), as the image does.
+   */
+  async spawnGateway(more: Record<string, string> = {}, compiled = false): Promise<SpawnedGateway> {
     const [port, metricsPort] = await Promise.all([freePort(), freePort()]);
-    const child = startServiceProcess('services/gateway/src/main.ts', {
-      ...this.vars,
-      METRICS_PORT: String(metricsPort),
-      ...more,
-      PORT: String(port),
-    } as Record<string, string>);
+    const child = startServiceProcess(
+      serviceEntry('gateway', compiled),
+      { ...this.vars, METRICS_PORT: String(metricsPort), ...more, PORT: String(port) } as Record<
+        string,
+        string
+      >,
+      { compiled },
+    );
     this.children.push(child);
     const url = `http://127.0.0.1:${port}`;
     const deadline = Date.now() + 60_000;
@@ -271,12 +281,12 @@ export class Stack {
     return { url, metricsUrl: `http://127.0.0.1:${metricsPort}`, process: child };
   }
 
-  spawnProjector(more: Record<string, string> = {}): ServiceProcess {
-    const child = startServiceProcess('services/projector/src/main.ts', {
-      ...this.vars,
-      METRICS_PORT: '0',
-      ...more,
-    } as Record<string, string>);
+  spawnProjector(more: Record<string, string> = {}, compiled = false): ServiceProcess {
+    const child = startServiceProcess(
+      serviceEntry('projector', compiled),
+      { ...this.vars, METRICS_PORT: '0', ...more } as Record<string, string>,
+      { compiled },
+    );
     this.children.push(child);
     return child;
   }
