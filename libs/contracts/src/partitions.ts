@@ -7,7 +7,8 @@ import { parseSubject } from './subjects';
  * the split into the server's subject mapping.
  */
 export function partitionOf(aggregateId: string, partitions: number): number {
-  if (!Number.isInteger(partitions) || partitions < 1) throw new Error(`partitions must be a positive integer: ${partitions}`);
+  if (!Number.isInteger(partitions) || partitions < 1)
+    throw new Error(`partitions must be a positive integer: ${partitions}`);
   if (partitions === 1) return 0;
   let hash = 0x811c9dc5;
   for (const byte of Buffer.from(aggregateId, 'utf8')) {

@@ -16,7 +16,7 @@ const message = (seq: number): JsMsg => {
 afterEach(() => setInstrumented([]));
 
 describe("a projection batch's span", () => {
-  it('continues the publisher\'s trace without making itself active when no query is traced', async () => {
+  it("continues the publisher's trace without making itself active when no query is traced", async () => {
     const recorder = recordSpans();
     try {
       let activeInside: unknown = 'unread';
