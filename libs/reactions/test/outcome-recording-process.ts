@@ -7,9 +7,7 @@ import { createDatabase } from '@shop/db';
 import { connectNats, EventStore } from '@shop/eventstore';
 import { runService } from '@shop/run-service';
 import { openDataKeyVault } from '@shop/wallets';
-import { ReactionHosts } from '../src/reaction-hosts';
-import { ReactionRunner } from '../src/reaction-runner';
-import { reactionPartitions } from '../src/reaction-partition';
+import { partitionedRunners } from '../src/partitioned-runners';
 
 /**
  * A process hosting a reaction the way a gateway hosts its own: a runner per partition of
@@ -41,39 +39,35 @@ runService('outcome-recording', async () => {
     warn: (_: object, msg: string) => process.stderr.write(`warn: ${msg}\n`),
     error: (_: object, msg: string) => process.stderr.write(`error: ${msg}\n`),
   };
-  const hosts = new ReactionHosts(config.DATABASE_URL, config.EVENT_STREAM);
-  const runners = reactionPartitions(config.STREAM_PARTITIONS).map(
-    (partition) =>
-      new ReactionRunner({
-        store,
-        logger,
-        partition,
-        hosts,
-        databaseUrl: config.DATABASE_URL,
-        reaction: {
-          name: 'outcomes',
-          aggregate: 'cart',
-          eventTypes: ['ItemRemoved'],
-          handle: async (event) => {
-            await outcomes.query(
-              `INSERT INTO ${config.READ_MODEL_SCHEMA}.reaction_outcomes (event_id, cart_id, sequence, handled_by)
-               VALUES ($1, $2, $3, $4)
-               ON CONFLICT (event_id) DO UPDATE SET handlings = reaction_outcomes.handlings + 1`,
-              [event.id, event.aggregateId, event.sequence, process.pid],
-            );
-            // The rest of a reaction's work after its effect (an outside call's answer, say):
-            // the window in which a killed process has recorded outcomes it never acknowledged.
-            await sleep(50);
-          },
+  // As the gateway builds its runners: one per partition, on the process's hosts session.
+  const { runners, hosts } = partitionedRunners(
+    [
+      {
+        name: 'outcomes',
+        aggregate: 'cart',
+        eventTypes: ['ItemRemoved'],
+        handle: async (event) => {
+          await outcomes.query(
+            `INSERT INTO ${config.READ_MODEL_SCHEMA}.reaction_outcomes (event_id, cart_id, sequence, handled_by)
+           VALUES ($1, $2, $3, $4)
+           ON CONFLICT (event_id) DO UPDATE SET handlings = reaction_outcomes.handlings + 1`,
+            [event.id, event.aggregateId, event.sequence, process.pid],
+          );
+          // The rest of a reaction's work after its effect (an outside call's answer, say):
+          // the window in which a killed process has recorded outcomes it never acknowledged.
+          await sleep(50);
         },
-      }),
+      },
+    ],
+    config.STREAM_PARTITIONS,
+    { store, logger, databaseUrl: config.DATABASE_URL },
   );
   await Promise.all(runners.map((r) => r.start()));
   process.stdout.write('reacting\n');
   return {
     async stop() {
       await Promise.all(runners.map((r) => r.stop()));
-      await hosts.close();
+      await hosts?.close();
       await nc.drain();
       await outcomes.end();
       await database.close();
