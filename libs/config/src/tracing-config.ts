@@ -20,9 +20,9 @@ export const tracingEnv = z.object({
   OTEL_SERVICE_NAME: z.string().min(1).optional(),
   /**
    * The instrumentations to run, as the Node auto-instrumentation names them: `fastify` (the
-   * services' request spans), `http`, `undici`, `pg`, `ioredis`. A span per query costs more than
-   * the rest of tracing together (the bench's tracing phase), so the queries are traced only when
-   * named (`npm start` names them).
+   * services' request spans), `http`, `undici`, `pg`, `ioredis`. A span per query costs about as
+   * much again as the rest of tracing (the bench's tracing phase), so the queries are traced only
+   * when named (`npm start` names them).
    */
   OTEL_NODE_ENABLED_INSTRUMENTATIONS: nameList.default(['fastify', 'http', 'undici']),
   /** Instrumentations left out of those. */

@@ -6,14 +6,6 @@ import { isInstrumented, tracer } from '@shop/tracing';
 const operationalPaths = /^\/(metrics|health|ready)(\?|$)/;
 
 /**
- * A server span per request, from Fastify's hooks, when tracing runs the `fastify`
- * instrumentation (the default): it continues the caller's W3C `traceparent`, is active while
- * the request is handled (entered as the request context and correlation id are), and is named
- * after the route (`POST /api/cart`). It replaces the http instrumentation's server side, which
- * costs a request several times more (it wraps every listener of the request and response).
- * Under that instrumentation, when it runs as well, it is that span's child.
- */
-/**
  * Each request's span, beside the request rather than on it: a property added to (and deleted
  * from) Fastify's request objects would change their shape and slow every access to them.
  */
@@ -26,6 +18,14 @@ function take(request: FastifyRequest): Span | undefined {
   return span;
 }
 
+/**
+ * A server span per request, from Fastify's hooks, when tracing runs the `fastify`
+ * instrumentation (the default): it continues the caller's W3C `traceparent`, is active while
+ * the request is handled (entered as the request context and correlation id are), and is named
+ * after the route (`POST /api/cart`). It replaces the http instrumentation's server side, which
+ * wraps every listener of each request and response, and cost more in the profiles.
+ * Under that instrumentation, when it runs as well, it is that span's child.
+ */
 export function installRequestSpans(fastify: FastifyInstance): void {
   if (!isInstrumented('fastify')) return;
   fastify.addHook('onRequest', (request, _reply, done) => {
