@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, freePorts, ManagedChild, spawnManaged } from './private-process';
+import { freePort, freePorts, restartable, spawnManaged } from './private-process';
 
 export const natsServerBinary = process.env.NATS_SERVER_BIN ?? '/usr/sbin/nats-server';
 
@@ -66,30 +66,24 @@ export async function startPrivateNats(options: PrivateNatsOptions = {}): Promis
       options.cluster.routes.join(','),
     );
   }
-  let server: ManagedChild | null = null;
-  const launch = async () => {
-    server = spawnManaged(natsServerBinary, args, { env: { ...process.env, ...options.env } });
-    await server.waitForOutput(/Server is ready/, 20_000);
-  };
-  await launch();
+  const server = await restartable(async () => {
+    const child = spawnManaged(natsServerBinary, args, { env: { ...process.env, ...options.env } });
+    await child.waitForOutput(/Server is ready/, 20_000);
+    return child;
+  });
   return {
     url: `nats://127.0.0.1:${port}`,
     port,
     name,
     storeDir,
     get running() {
-      return server !== null && !server.exited;
+      return server.running;
     },
-    async start() {
-      if (server && !server.exited) return;
-      await launch();
-    },
-    async stop(signal = 'SIGTERM') {
-      await server?.stop(signal);
-    },
-    output: () => server?.output() ?? '',
+    start: () => server.start(),
+    stop: (signal) => server.stop(signal),
+    output: () => server.current?.output() ?? '',
     async close() {
-      await server?.stop('SIGKILL');
+      await server.stop('SIGKILL');
       if (!options.storeDir) rmSync(storeDir, { recursive: true, force: true });
     },
   };

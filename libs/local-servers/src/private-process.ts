@@ -107,3 +107,34 @@ export function spawnManaged(command: string, args: string[], options: SpawnOpti
     },
   };
 }
+
+/** A server that can be stopped and started again on the same port and data (see restartable). */
+export interface RestartableServer {
+  /** The process now running, or the last one. */
+  readonly current: ManagedChild | null;
+  readonly running: boolean;
+  /** Starts it again unless it runs. */
+  start(): Promise<void>;
+  /** Sends `signal` (SIGTERM by default) and waits for the exit. */
+  stop(signal?: NodeJS.Signals): Promise<void>;
+}
+
+/** Launches a server with `launch`, which resolves once it is ready, and lets a test restart it. */
+export async function restartable(launch: () => Promise<ManagedChild>): Promise<RestartableServer> {
+  let server = await launch();
+  return {
+    get current() {
+      return server;
+    },
+    get running() {
+      return !server.exited;
+    },
+    async start() {
+      if (!server.exited) return;
+      server = await launch();
+    },
+    async stop(signal = 'SIGTERM') {
+      await server.stop(signal);
+    },
+  };
+}

@@ -1,4 +1,4 @@
-import { freePort, ManagedChild, spawnManaged } from './private-process';
+import { freePort, restartable, spawnManaged } from './private-process';
 
 export const redisServerBinary = process.env.REDIS_SERVER_BIN ?? 'redis-server';
 
@@ -31,34 +31,28 @@ export async function startPrivateRedis(options: { port?: number } = {}): Promis
     '--daemonize',
     'no',
   ];
-  let server: ManagedChild | null = null;
-  const launch = async () => {
-    server = spawnManaged(redisServerBinary, args);
-    await server.waitForOutput(/Ready to accept connections/, 15_000);
-  };
-  await launch();
+  const server = await restartable(async () => {
+    const child = spawnManaged(redisServerBinary, args);
+    await child.waitForOutput(/Ready to accept connections/, 15_000);
+    return child;
+  });
   return {
     url: `redis://127.0.0.1:${port}`,
     port,
     get running() {
-      return server !== null && !server.exited;
+      return server.running;
     },
-    async start() {
-      if (server && !server.exited) return;
-      await launch();
-    },
-    async stop(signal = 'SIGTERM') {
-      await server?.stop(signal);
-    },
+    start: () => server.start(),
+    stop: (signal) => server.stop(signal),
     freeze() {
-      server?.child.kill('SIGSTOP');
+      server.current?.child.kill('SIGSTOP');
     },
     thaw() {
-      server?.child.kill('SIGCONT');
+      server.current?.child.kill('SIGCONT');
     },
     async close() {
-      server?.child.kill('SIGCONT');
-      await server?.stop('SIGKILL');
+      server.current?.child.kill('SIGCONT');
+      await server.stop('SIGKILL');
     },
   };
 }
