@@ -33,7 +33,7 @@ import { onboardUsers } from './users';
  * read models hold per event and per row), the services' memory, and what sealing personal fields costs on appends and rebuild (a tenth of the rebuild's
  * events, clear against sealed; alone: `npm run bench:encryption`), and what tracing costs a
  * command (stacks exporting every span, a tenth of the traces, and every span with query spans,
- * and an untraced twin for the noise floor, in turns with the untraced one). Prints every figure with its
+ * beside two untraced ones, whose difference is the noise floor, all under load at once). Prints every figure with its
  * target and writes bench/results/<timestamp>.json.
  *
  * Flags: --seconds N per load phase (20), --concurrency N (32), --events N for the rebuild
@@ -41,8 +41,8 @@ import { onboardUsers } from './users';
  * first full collections among it, is not idling), --growth-events N (12500: the 1x of the growth phase, which
  * goes to 16x), --phases idle,write,raw,read,paced,growth,rebuild,throughput,encryption,tracing
  * (all), --throughput-events N (100000), --throughput-partitions N (4: STREAM_PARTITIONS there),
- * --tracing-rounds N (6: rounds of slices of the tracing cost, each a quarter of --seconds),
- * --tracing-rate N (40 cart operations/s in those slices), --profile
+ * --tracing-rounds N (6: slices of the tracing cost, each a quarter of --seconds),
+ * --tracing-rate N (20 cart operations/s per stack in those slices), --profile
  * (V8 CPU profiles of the gateway and projector under bench/results/profiles-*), --projector-env
  * KEY=VALUE (see below), --transpiled (TypeScript through the runtime transpiler in development
  * mode, as `npm start` runs it, instead of the build), --baseline <results.json> (an earlier
@@ -63,7 +63,7 @@ const phases = new Set(
   option('phases', 'idle,write,raw,read,paced,growth,rebuild,throughput,encryption,tracing').split(','),
 );
 const tracingRounds = Number(option('tracing-rounds', '6'));
-const tracingRate = Number(option('tracing-rate', '40'));
+const tracingRate = Number(option('tracing-rate', '20'));
 const throughputEvents = Number(option('throughput-events', '100000'));
 const throughputPartitions = Number(option('throughput-partitions', '4'));
 const compiled = !args.includes('--transpiled');
@@ -247,7 +247,8 @@ async function main(): Promise<void> {
       );
     }
     if (phases.has('tracing')) {
-      const traced = {
+      const stacks = {
+        untraced: benchNames(),
         twin: benchNames(),
         every: benchNames(),
         sampled: benchNames(),
@@ -255,19 +256,20 @@ async function main(): Promise<void> {
       };
       try {
         results.tracing = await measureTracingCost({
-          untraced: { stack, api, users: ctx.users },
-          names: traced,
+          names: stacks,
           base: env,
           settings: { ...settings, ...natsCredential, ...profileSettings },
           compiled,
+          users: 64,
           perSecond: tracingRate,
           rounds: tracingRounds,
           sliceSeconds: Math.max(4, Math.round(seconds / 4)),
           log,
+          ...(profileDir ? { markProfiles: (traced, label) => markProfiles(traced, profileDir, label) } : {}),
         });
       } finally {
         if (!args.includes('--keep')) {
-          for (const names of Object.values(traced)) await cleanUp(nc, db, names);
+          for (const names of Object.values(stacks)) await cleanUp(nc, db, names);
         }
       }
     }

@@ -11,23 +11,37 @@ interface Side {
   users: BenchUser[];
 }
 
+const variants = ['untraced', 'twin', 'every', 'sampled', 'queries'] as const;
+type Variant = (typeof variants)[number];
+const traced = ['every', 'sampled', 'queries'] as const;
+
 export interface TracingCostOptions {
-  /** The stack of the other phases: tracing off, as it runs unless an exporter is configured. */
-  untraced: Side;
-  /** Names of the traced stacks' own streams and schemas (cleaned up by the caller). */
-  names: Record<(typeof traced)[number], BenchNames>;
+  /** Names of each stack's own stream and schema (cleaned up by the caller). */
+  names: Record<Variant, BenchNames>;
   base: Record<string, string | undefined>;
   settings: Record<string, string>;
   compiled: boolean;
+  /** Users signed in on each stack. */
+  users: number;
   /** Cart operations (a POST and a DELETE each) per second offered to each stack. */
   perSecond: number;
   rounds: number;
   sliceSeconds: number;
   log(line: string): void;
+  /** With --profile: has `stack`'s services write what they sampled since the last mark as `label`. */
+  markProfiles?(stack: BenchStack, label: string): Promise<void>;
 }
 
-/** Gateway and projector CPU seconds per cart command (POST or DELETE) over one slice at a fixed rate. */
-async function slice(side: Side, perSecond: number, seconds: number) {
+interface Slice {
+  commands: number;
+  errors: number;
+  /** Gateway and projector CPU seconds. */
+  cpu: number;
+  gatewayCpu: number;
+}
+
+/** Gateway and projector CPU seconds over one slice of cart commands (POST or DELETE) at a fixed rate. */
+async function slice(side: Side, perSecond: number, seconds: number): Promise<Slice> {
   const scrapeBoth = () =>
     Promise.all([scrape(side.stack.gatewayMetricsUrl), scrape(side.stack.projectorUrl)]);
   const [gw0, pr0] = await scrapeBoth();
@@ -43,107 +57,118 @@ async function slice(side: Side, perSecond: number, seconds: number) {
     commands: load.latencies.length,
     errors: load.errors,
     cpu: cpuSeconds(gw0, gw1) + cpuSeconds(pr0, pr1),
+    gatewayCpu: cpuSeconds(gw0, gw1),
   };
 }
 
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
-
-const variants = ['untraced', 'twin', 'every', 'sampled', 'queries'] as const;
-const traced = ['twin', 'every', 'sampled', 'queries'] as const;
-type Variant = (typeof variants)[number];
+const round1 = (value: number) => Math.round(value * 10) / 10;
+const warmUpSeconds = 60;
+const msPer = (seconds: number, commands: number) => Math.round((seconds / commands) * 1e5) / 100;
 
 /**
- * What tracing costs a command. Four more stacks run beside the untraced one: its twin (also
- * untraced: the difference between two identical stacks is this shared machine's noise and
- * bias, the floor under the other figures), one exporting every span over OTLP to a collector in
- * this process with the default instrumentations, one a tenth of the traces
- * (OTEL_TRACES_SAMPLER=parentbased_traceidratio, OTEL_TRACES_SAMPLER_ARG=0.1), and one exporting
- * every span with the query instrumentations too (pg, ioredis). They take turns under the same fixed rate of cart commands, in short
- * slices whose order rotates each round, so the drift of the machine falls on each alike; a fixed
- * rate (not a closed loop) keeps the projector's batches alike too. Each round gives a stack's
- * extra CPU per command in percent of the untraced one's; the median of the rounds is the figure.
+ * What tracing costs a command. Five stacks run side by side, each started for this phase: two
+ * untraced (the difference between identical stacks is the noise floor under the other figures),
+ * one exporting every span over OTLP to a collector in this process with the default
+ * instrumentations, one a tenth of the traces (OTEL_TRACES_SAMPLER=parentbased_traceidratio,
+ * OTEL_TRACES_SAMPLER_ARG=0.1), and one exporting every span with the query instrumentations too
+ * (pg, ioredis). All take the same fixed rate of cart commands at the same time, so whatever
+ * this shared machine does meanwhile falls on each alike: taking turns, the same two untraced
+ * stacks differed by up to 17% from one slice to the next. The cost of a variant is its CPU per
+ * command over every slice against the mean of the two untraced stacks'; each slice's figure is
+ * reported too.
  */
 export async function measureTracingCost(options: TracingCostOptions) {
-  const { untraced, perSecond, rounds, sliceSeconds, log } = options;
+  const { perSecond, rounds, sliceSeconds, log } = options;
   const collector = await startTraceCollector({ port: 0, keep: 20 });
-  const sides: Partial<Record<Variant, Side>> = { untraced };
-  const start = async (names: BenchNames, tracing: Record<string, string>) => {
-    const stack = await startBenchStack(
-      names,
-      options.base,
-      { ...options.settings, ...tracing },
-      {},
-      options.compiled,
-    );
-    const api = new ApiClient(stack.gatewayUrl, 16);
-    const side = { stack, api, users: [] as BenchUser[] };
-    side.users = await onboardUsers(api, stack.provider, untraced.users.length, 16, names.runId);
-    return side;
-  };
-  try {
-    log(
-      'tracing cost: starting an untraced twin, a stack exporting every span, one a tenth of them, and one with query spans too',
-    );
-    sides.twin = await start(options.names.twin, {});
-    sides.every = await start(options.names.every, { OTEL_EXPORTER_OTLP_ENDPOINT: collector.url });
-    sides.sampled = await start(options.names.sampled, {
+  const tracing: Record<Variant, Record<string, string>> = {
+    untraced: {},
+    twin: {},
+    every: { OTEL_EXPORTER_OTLP_ENDPOINT: collector.url },
+    sampled: {
       OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
       OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
       OTEL_TRACES_SAMPLER_ARG: '0.1',
-    });
-    sides.queries = await start(options.names.queries, {
+    },
+    queries: {
       OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
-      OTEL_NODE_ENABLED_INSTRUMENTATIONS: 'http,undici,pg,ioredis',
-    });
-    for (const variant of variants) await slice(sides[variant]!, perSecond, 3);
-    const overheads = Object.fromEntries(traced.map((v) => [v, [] as number[]])) as Record<
-      (typeof traced)[number],
+      OTEL_NODE_ENABLED_INSTRUMENTATIONS: 'fastify,undici,pg,ioredis',
+    },
+  };
+  const sides: Partial<Record<Variant, Side>> = {};
+  try {
+    log(
+      'tracing cost: starting two untraced stacks, one exporting every span, one a tenth of them, and one with query spans too',
+    );
+    for (const variant of variants) {
+      const names = options.names[variant];
+      const stack = await startBenchStack(
+        names,
+        options.base,
+        { ...options.settings, ...tracing[variant] },
+        {},
+        options.compiled,
+      );
+      const api = new ApiClient(stack.gatewayUrl, 16);
+      sides[variant] = { stack, api, users: [] };
+      sides[variant].users = await onboardUsers(api, stack.provider, options.users, 16, names.runId);
+    }
+    const all = variants.map((variant) => sides[variant]!);
+    // A stack's CPU per command falls for its first minute or so (the JIT's tiers, the caches
+    // filling): the stacks started first would otherwise look cheaper.
+    log(`tracing cost: warming every stack up for ${warmUpSeconds} s`);
+    await Promise.all(all.map((side) => slice(side, perSecond, warmUpSeconds)));
+    const totals = Object.fromEntries(
+      variants.map((v) => [v, { commands: 0, cpu: 0, gatewayCpu: 0, errors: 0 }]),
+    ) as Record<Variant, Slice>;
+    const perRound = Object.fromEntries(variants.map((v) => [v, [] as number[]])) as Record<
+      Variant,
       number[]
     >;
-    const totals = Object.fromEntries(variants.map((v) => [v, { commands: 0, cpu: 0, errors: 0 }])) as Record<
-      Variant,
-      { commands: number; cpu: number; errors: number }
-    >;
-    for (let round = 0; round < rounds; round++) {
-      const order = variants.map((_, i) => variants[(i + round) % variants.length]!);
-      const perCommand: Partial<Record<Variant, number>> = {};
-      for (const variant of order) {
-        const measured = await slice(sides[variant]!, perSecond, sliceSeconds);
-        perCommand[variant] = measured.cpu / measured.commands;
-        totals[variant].commands += measured.commands;
-        totals[variant].cpu += measured.cpu;
-        totals[variant].errors += measured.errors;
-      }
-      for (const variant of traced) {
-        overheads[variant].push((perCommand[variant]! / perCommand.untraced! - 1) * 100);
-      }
+    for (let round = 1; round <= rounds; round++) {
+      for (const variant of variants)
+        await options.markProfiles?.(sides[variant]!.stack, `before-tracing-${variant}-${round}`);
+      const measured = await Promise.all(all.map((side) => slice(side, perSecond, sliceSeconds)));
+      for (const variant of variants)
+        await options.markProfiles?.(sides[variant]!.stack, `tracing-${variant}-${round}`);
+      const perCommand = {} as Record<Variant, number>;
+      variants.forEach((variant, i) => {
+        const m = measured[i]!;
+        perCommand[variant] = m.cpu / m.commands;
+        for (const key of ['commands', 'cpu', 'gatewayCpu', 'errors'] as const)
+          totals[variant][key] += m[key];
+      });
+      const untraced = (perCommand.untraced + perCommand.twin) / 2;
+      perRound.twin.push(round1((perCommand.twin / perCommand.untraced - 1) * 100));
+      for (const variant of traced)
+        perRound[variant].push(round1((perCommand[variant] / untraced - 1) * 100));
       log(
-        `tracing cost: round ${round + 1}/${rounds}: CPU ms per command ${variants
-          .map((v) => `${v} ${(perCommand[v]! * 1000).toFixed(3)}`)
+        `tracing cost: round ${round}/${rounds}: CPU ms per command ${variants
+          .map((v) => `${v} ${(perCommand[v] * 1000).toFixed(3)}`)
           .join(', ')}`,
       );
     }
-    const cpuMsPerCommand = (variant: Variant) =>
-      Math.round((totals[variant].cpu / totals[variant].commands) * 1e5) / 100;
-    const percent = (values: number[]) => Math.round(median(values) * 10) / 10;
+    const perCommand = (v: Variant) => totals[v].cpu / totals[v].commands;
+    const untraced = (perCommand('untraced') + perCommand('twin')) / 2;
     return {
       rounds,
       sliceSeconds,
       perSecond,
-      cpuMsPerCommand: Object.fromEntries(variants.map((v) => [v, cpuMsPerCommand(v)])),
-      overheadPercentPerRound: Object.fromEntries(
-        traced.map((v) => [v, overheads[v].map((o) => Math.round(o * 10) / 10)]),
+      cpuMsPerCommand: Object.fromEntries(variants.map((v) => [v, msPer(totals[v].cpu, totals[v].commands)])),
+      gatewayCpuMsPerCommand: Object.fromEntries(
+        variants.map((v) => [v, msPer(totals[v].gatewayCpu, totals[v].commands)]),
       ),
-      medianOverheadPercent: Object.fromEntries(traced.map((v) => [v, percent(overheads[v])])),
+      /** The twin against the other untraced stack: how far two identical stacks differ. */
+      noiseFloorPercent: round1((perCommand('twin') / perCommand('untraced') - 1) * 100),
+      /** Each traced stack's CPU per command against the mean of the untraced two, over every slice. */
+      overheadPercent: Object.fromEntries(
+        traced.map((v) => [v, round1((perCommand(v) / untraced - 1) * 100)]),
+      ),
+      overheadPercentPerRound: perRound,
       tracesCollected: collector.traces().size,
       errors: variants.reduce((sum, v) => sum + totals[v].errors, 0),
     };
   } finally {
-    for (const variant of traced) {
+    for (const variant of variants) {
       await sides[variant]?.api.close();
       await sides[variant]?.stack.stop();
     }
