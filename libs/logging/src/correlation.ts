@@ -1,16 +1,12 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
+import { ContextSlot } from './context-slot';
 
-interface CorrelationContext {
-  correlationId: string;
-}
-
-const storage = new AsyncLocalStorage<CorrelationContext>();
+const correlation = new ContextSlot<string>('correlationId');
 
 /** Runs `fn` with a correlation id that log lines and appended events pick up. */
 export function withCorrelationId<T>(correlationId: string, fn: () => T): T {
-  return storage.run({ correlationId }, fn);
+  return correlation.run(correlationId, fn);
 }
 
 export function currentCorrelationId(): string | undefined {
-  return storage.getStore()?.correlationId;
+  return correlation.get();
 }

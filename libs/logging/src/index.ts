@@ -1,2 +1,3 @@
 export * from './logger';
+export * from './context-slot';
 export * from './correlation';

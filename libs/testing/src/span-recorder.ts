@@ -5,6 +5,7 @@ import {
   SimpleSpanProcessor,
   type ReadableSpan,
 } from '@opentelemetry/sdk-trace-node';
+import { SharedContextManager } from '@shop/tracing';
 
 export interface SpanRecorder {
   /** The spans ended so far, in the order they ended. */
@@ -16,12 +17,12 @@ export interface SpanRecorder {
 
 /**
  * Traces this test process into memory: a tracer provider with the W3C propagator and the
- * async-context manager, as a service's tracing has, without instrumenting any library.
+ * context manager, as a service's tracing has, without instrumenting any library.
  */
 export function recordSpans(): SpanRecorder {
   const exporter = new InMemorySpanExporter();
   const provider = new NodeTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
-  provider.register();
+  provider.register({ contextManager: new SharedContextManager() });
   return {
     spans: () => exporter.getFinishedSpans(),
     span(name) {

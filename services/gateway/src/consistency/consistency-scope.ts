@@ -1,5 +1,5 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { ContextSlot } from '@shop/logging';
 import {
   ConsistencyKey,
   ConsistencyPositions,
@@ -49,14 +49,14 @@ interface Scope {
   late: LateWrites;
 }
 
-const storage = new AsyncLocalStorage<Scope>();
+const storage = new ContextSlot<Scope>('consistencyScope');
 const scopeOf = Symbol('consistencyScope');
 
 const requestScope = (request: FastifyRequest) => (request as { [scopeOf]?: Scope })[scopeOf];
 
 /** Notes a write of the current request whose read-your-writes wait timed out, for its cookie. */
 export function recordUnreadableWrite(key: ConsistencyKey, sequence: number): void {
-  const scope = storage.getStore();
+  const scope = storage.get();
   if (!scope || scope.sealed) return;
   scope.unreadable.set(key, Math.max(sequence, scope.unreadable.get(key) ?? 0));
 }
@@ -67,7 +67,7 @@ export function recordUnreadableWrite(key: ConsistencyKey, sequence: number): vo
  * while that wait still runs.
  */
 export function recordAppend(key: ConsistencyKey, sequence: number): void {
-  const scope = storage.getStore();
+  const scope = storage.get();
   if (scope?.sealed && scope.userId) scope.late.record(scope.userId, key, sequence);
 }
 
