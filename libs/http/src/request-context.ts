@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import { context } from '@opentelemetry/api';
 import type { FastifyInstance } from 'fastify';
 import { Logger, withCorrelationId } from '@shop/logging';
+import { isInstrumented } from '@shop/tracing';
+import { endAbortedRequestSpan, endRequestSpan, startRequestSpan } from './request-spans';
 
 const correlationHeader = 'x-correlation-id';
 const acceptable = /^[A-Za-z0-9._:-]{1,100}$/;
@@ -15,18 +18,24 @@ declare module 'fastify' {
 
 /**
  * Gives every request a correlation id (the caller's, when it sends a sane one) that the
- * response echoes, every log line carries, and every event appended while serving it records.
+ * response echoes, every log line carries, and every event appended while serving it records;
+ * and, when tracing runs the `fastify` instrumentation, its server span (startRequestSpan), active
+ * while it is handled. One pair of hooks does both: each hook is a step of every request.
  */
 export function installRequestContext(fastify: FastifyInstance, logger: Logger): void {
+  const traced = isInstrumented('fastify');
+  if (traced) fastify.addHook('onRequestAbort', endAbortedRequestSpan);
   fastify.addHook('onRequest', (request, reply, done) => {
     const offered = request.headers[correlationHeader];
     const correlationId = typeof offered === 'string' && acceptable.test(offered) ? offered : randomUUID();
     reply.header(correlationHeader, correlationId);
     request.correlationId = correlationId;
     (request as { [startedAt]?: bigint })[startedAt] = process.hrtime.bigint();
-    withCorrelationId(correlationId, done);
+    const spanContext = traced ? startRequestSpan(request) : undefined;
+    withCorrelationId(correlationId, spanContext ? () => context.with(spanContext, done) : done);
   });
   fastify.addHook('onResponse', (request, reply, done) => {
+    if (traced) endRequestSpan(request, reply);
     const started = (request as { [startedAt]?: bigint })[startedAt] ?? process.hrtime.bigint();
     logger.info(
       {

@@ -2,8 +2,9 @@ import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { recordSpans, type SpanRecorder } from '@shop/testing';
+import { createLogger, currentCorrelationId } from '@shop/logging';
 import { setInstrumented } from '@shop/tracing';
-import { installRequestSpans } from '../src/request-spans';
+import { installRequestContext } from '../src/request-context';
 
 const callerTrace = '4bf92f3577b34da6a3ce929d0e0e4736';
 const callerSpan = '00f067aa0ba902b7';
@@ -11,14 +12,16 @@ const callerSpan = '00f067aa0ba902b7';
 let recorder: SpanRecorder;
 let app: FastifyInstance;
 let activeInHandler: string | undefined;
+let correlationInHandler: string | undefined;
 
 async function appWithRoutes(): Promise<FastifyInstance> {
   const fastify = Fastify();
-  installRequestSpans(fastify);
+  installRequestContext(fastify, createLogger('test', 'silent'));
   fastify.post('/api/things/:id', async (request) => {
     // After the body was parsed and an await, the request's span is still the active one.
     await new Promise((resolve) => setImmediate(resolve));
     activeInHandler = trace.getActiveSpan()?.spanContext().spanId;
+    correlationInHandler = currentCorrelationId();
     return { got: request.body };
   });
   fastify.get('/health', async () => ({ ok: true }));
@@ -32,6 +35,7 @@ async function appWithRoutes(): Promise<FastifyInstance> {
 beforeEach(() => {
   recorder = recordSpans();
   activeInHandler = undefined;
+  correlationInHandler = undefined;
 });
 afterEach(async () => {
   await app?.close();
@@ -40,13 +44,13 @@ afterEach(async () => {
 });
 
 describe("a service's request span", () => {
-  it("continues the caller's trace, is active in the handler, and is named after the route", async () => {
+  it("continues the caller's trace, is active in the handler beside the correlation id, and is named after the route", async () => {
     setInstrumented(['fastify']);
     app = await appWithRoutes();
     const response = await app.inject({
       method: 'POST',
       url: '/api/things/42?token=secret',
-      headers: { traceparent: `00-${callerTrace}-${callerSpan}-01` },
+      headers: { traceparent: `00-${callerTrace}-${callerSpan}-01`, 'x-correlation-id': 'req-42' },
       payload: { a: 1 },
     });
     expect(response.statusCode).toBe(200);
@@ -55,6 +59,7 @@ describe("a service's request span", () => {
     expect(span.spanContext().traceId).toBe(callerTrace);
     expect(span.parentSpanContext?.spanId).toBe(callerSpan);
     expect(activeInHandler).toBe(span.spanContext().spanId);
+    expect(correlationInHandler).toBe('req-42');
     expect(span.attributes).toMatchObject({
       'http.request.method': 'POST',
       'url.path': '/api/things/42',

@@ -90,19 +90,27 @@ export class ReadModelPositions {
     return (await Promise.all(waits)).every(Boolean);
   }
 
-  /** The read-your-writes wait as a span of the command's trace; a timeout is an event naming the laggards. */
+  /**
+   * The read-your-writes wait as a span of the command's trace; a timeout is an event naming the
+   * laggards. Nothing inside looks for the active span, so it is not made active.
+   */
   private tracedWait(aggregate: AggregateName, sequence: number, readers: string[]): Promise<boolean> {
     if (readers.length === 0) return this.tracker.waitFor(readers, sequence, this.readYourWritesTimeoutMs);
     const attributes = { 'shop.aggregate': aggregate, 'messaging.nats.stream.sequence': sequence };
-    return inSpan('read-your-writes wait', { attributes }, async (span) => {
-      const readable = await this.tracker.waitFor(readers, sequence, this.readYourWritesTimeoutMs);
-      if (!readable) {
-        span.addEvent('timed out', {
-          reason: `${readers.join(', ')} had not applied ${sequence} within ${this.readYourWritesTimeoutMs} ms`,
-        });
-      }
-      return readable;
-    });
+    return inSpan(
+      'read-your-writes wait',
+      { attributes },
+      async (span) => {
+        const readable = await this.tracker.waitFor(readers, sequence, this.readYourWritesTimeoutMs);
+        if (!readable) {
+          span.addEvent('timed out', {
+            reason: `${readers.join(', ')} had not applied ${sequence} within ${this.readYourWritesTimeoutMs} ms`,
+          });
+        }
+        return readable;
+      },
+      { active: false },
+    );
   }
 
   private partitionOf(aggregateId: string | undefined): number | undefined {

@@ -4,11 +4,24 @@ import {
   trace,
   type Attributes,
   type Context,
+  type ProxyTracerProvider,
   type Span,
   type SpanOptions,
+  type Tracer,
+  type TracerProvider,
 } from '@opentelemetry/api';
 
-export const tracer = () => trace.getTracer('@shop/tracing');
+let cached: { provider: TracerProvider; tracer: Tracer } | undefined;
+
+/**
+ * This library's tracer from the registered provider, asked of it again only when another is
+ * registered: the provider builds a key and looks it up on every ask, for every span.
+ */
+export function tracer(): Tracer {
+  const provider = (trace.getTracerProvider() as ProxyTracerProvider).getDelegate();
+  if (cached?.provider !== provider) cached = { provider, tracer: provider.getTracer('@shop/tracing') };
+  return cached.tracer;
+}
 
 /** The instrumentations this process runs, by their OTEL_NODE_ENABLED_INSTRUMENTATIONS names. */
 let installed: readonly string[] = [];
@@ -32,17 +45,25 @@ export function queriesReadActiveSpan(): boolean {
   return isInstrumented('pg') || isInstrumented('ioredis');
 }
 
+/** Where a span goes: under `parent` (else the active context), and whether it is made active. */
+export interface SpanPlacement {
+  parent?: Context;
+  /**
+   * False when nothing inside reads the active context (no child spans, no instrumented call):
+   * entering a context costs every promise made inside it. Default true.
+   */
+  active?: boolean;
+}
+
 /**
- * Runs `work` in a new span (under `parent`, else the active context) that is the active one
- * while it runs, unless `activate` is false (nothing inside reads the active context); a throw
- * marks the span as failed with the error, and the span ends either way.
+ * Runs `work` in a new span placed as `placement` says; a throw marks the span as failed with
+ * the error, and the span ends either way.
  */
 export function inSpan<T>(
   name: string,
   options: SpanOptions,
   work: (span: Span) => Promise<T>,
-  parent?: Context,
-  activate = true,
+  { parent, active = true }: SpanPlacement = {},
 ): Promise<T> {
   const run = async (span: Span) => {
     try {
@@ -55,7 +76,7 @@ export function inSpan<T>(
       span.end();
     }
   };
-  if (!activate) return run(tracer().startSpan(name, options, parent ?? context.active()));
+  if (!active) return run(tracer().startSpan(name, options, parent ?? context.active()));
   return parent
     ? tracer().startActiveSpan(name, options, parent, run)
     : tracer().startActiveSpan(name, options, run);

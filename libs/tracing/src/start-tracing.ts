@@ -13,6 +13,7 @@ import {
 } from '@opentelemetry/sdk-trace-node';
 import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
 import { enabledInstrumentations, tracesExporter, type TracingConfig } from '@shop/config';
+import { SharedContextManager } from './shared-context-manager';
 import { setInstrumented } from './spans';
 import { SynchronousContextManager } from './synchronous-context-manager';
 import type { Tracing, TraceProcessOptions } from './trace-process';
@@ -22,7 +23,7 @@ const operationalPaths = /^\/(metrics|health|ready)(\?|$)/;
 
 /**
  * The instrumentations by the names OTEL_NODE_ENABLED_INSTRUMENTATIONS uses. `fastify` is the
- * services' own request spans (installRequestSpans in @shop/http); with it, http traces only
+ * services' own request spans (startRequestSpan in @shop/http); with it, http traces only
  * outgoing calls (apify-client's), not incoming requests twice.
  */
 const available: Record<string, (enabled: readonly string[]) => Instrumentation[]> = {
@@ -55,11 +56,12 @@ export function installTracing(
     resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: serviceName }),
     spanProcessors: [processor],
   });
-  provider.register(
-    ownSpansNest || instrumentations.length > 0
-      ? undefined
-      : { contextManager: new SynchronousContextManager() },
-  );
+  provider.register({
+    contextManager:
+      ownSpansNest || instrumentations.length > 0
+        ? new SharedContextManager()
+        : new SynchronousContextManager(),
+  });
   setInstrumented(instrumentations);
   const uninstall = registerInstrumentations({
     tracerProvider: provider,

@@ -11,7 +11,7 @@ import { installConsistencyScope } from './consistency/consistency-scope';
 import { installBodyParsers } from './http/body-parsers';
 import { envelopeClientError } from './http/client-error';
 import type { GatewayOverrides } from './infrastructure/gateway-overrides';
-import { closeConnectionsWhenClosing, installRequestContext, installRequestSpans } from '@shop/http';
+import { closeConnectionsWhenClosing, installRequestContext } from '@shop/http';
 import { installHttpMetrics, ServiceMetrics } from '@shop/metrics';
 
 /** The spec's credentialed origins; `null` is the literal origin of pages opened from local files. */
@@ -41,7 +41,6 @@ export async function createGatewayApp(
     clientErrorHandler: envelopeClientError,
   });
   const fastify = adapter.getInstance();
-  installRequestSpans(fastify);
   installRequestContext(fastify, logger);
   // Keep-alive clients and open chat streams would otherwise hold `app.close()` for IDLE_TIMEOUT_MS.
   closeConnectionsWhenClosing(fastify);

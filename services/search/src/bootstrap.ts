@@ -3,7 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { SearchConfig } from '@shop/config';
-import { closeConnectionsWhenClosing, installRequestContext, installRequestSpans } from '@shop/http';
+import { closeConnectionsWhenClosing, installRequestContext } from '@shop/http';
 import { installHttpMetrics, ServiceMetrics } from '@shop/metrics';
 import type { Logger } from '@shop/logging';
 import { AppModule } from './app.module';
@@ -38,7 +38,7 @@ export async function createSearchApp(
       reply.code(response.status).send(response.body);
     },
   });
-  installRequestSpans(adapter.getInstance());
+
   installRequestContext(adapter.getInstance(), logger);
   // Keep-alive clients would otherwise hold `app.close()` for Fastify's keep-alive timeout (72 s).
   closeConnectionsWhenClosing(adapter.getInstance());
