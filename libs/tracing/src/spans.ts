@@ -2,6 +2,7 @@ import {
   context,
   SpanStatusCode,
   trace,
+  TraceFlags,
   type Attributes,
   type Context,
   type ProxyTracerProvider,
@@ -57,7 +58,9 @@ export interface SpanPlacement {
 
 /**
  * Runs `work` in a new span placed as `placement` says; a throw marks the span as failed with
- * the error, and the span ends either way.
+ * the error, and the span ends either way. Under a parent that is not sampled no span is made:
+ * it could only be one that records nothing, and making it costs every command of the traces
+ * a sampler leaves out.
  */
 export function inSpan<T>(
   name: string,
@@ -76,7 +79,14 @@ export function inSpan<T>(
       span.end();
     }
   };
-  if (!active) return run(tracer().startSpan(name, options, parent ?? context.active()));
+  const from = parent ?? context.active();
+  const under = trace.getSpan(from);
+  if (under && !under.isRecording() && !(under.spanContext().traceFlags & TraceFlags.SAMPLED)) {
+    // The trace is not sampled: a child would be a non-recording span too, so `work` gets the
+    // parent's (whose end and attributes are no-ops) and whatever it sends on carries that.
+    return active && parent ? context.with(parent, () => run(under)) : run(under);
+  }
+  if (!active) return run(tracer().startSpan(name, options, from));
   return parent
     ? tracer().startActiveSpan(name, options, parent, run)
     : tracer().startActiveSpan(name, options, run);

@@ -1,3 +1,4 @@
+import { context, ROOT_CONTEXT, trace, TraceFlags } from '@opentelemetry/api';
 import type { MsgHdrs } from 'nats';
 import { describe, expect, it } from 'vitest';
 import { recordSpans } from '@shop/testing';
@@ -36,6 +37,24 @@ describe('the trace context of an appended commit', () => {
         'messaging.message.id': 'command-1',
         'messaging.nats.stream.sequence': 9,
       });
+    } finally {
+      await recorder.stop();
+    }
+  });
+
+  it('is the context of a request the sampler left out, flagged so, with no span of its own', async () => {
+    const recorder = recordSpans();
+    try {
+      const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
+      const requestSpanId = '00f067aa0ba902b7';
+      const unsampled = trace.setSpanContext(ROOT_CONTEXT, {
+        traceId,
+        spanId: requestSpanId,
+        traceFlags: TraceFlags.NONE,
+      });
+      const headers = await context.with(unsampled, () => publishCapturing('shop.cart.c1'));
+      expect(headers.get('traceparent')).toBe(`00-${traceId}-${requestSpanId}-00`);
+      expect(recorder.spans()).toEqual([]);
     } finally {
       await recorder.stop();
     }
