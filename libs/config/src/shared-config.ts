@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_STREAM_PARTITIONS } from '@shop/contracts';
 import { hex32Bytes, natsToken, sqlIdentifier, unsetWhenEmpty } from './env-types';
 
 /** Variables every process of the stack reads. */
@@ -27,7 +28,7 @@ export const sharedEnv = z.object({
    * has one holder at a time, so up to this many processes share a projection or a reaction.
    * Every process of a stack must agree on it; changing it is a rebuild (docs/capacity.md).
    */
-  STREAM_PARTITIONS: z.coerce.number().int().min(1).max(64).default(1),
+  STREAM_PARTITIONS: z.coerce.number().int().min(1).max(MAX_STREAM_PARTITIONS).default(1),
   READ_MODEL_SCHEMA: sqlIdentifier.default('read_model'),
   /** Master key wrapping the data keys of personal data (see dataEncryptionKey). */
   DATA_ENCRYPTION_KEY: hex32Bytes.optional(),

@@ -1,6 +1,12 @@
 import { parseSubject } from './subjects';
 
 /**
+ * The most partitions a stream is split into (STREAM_PARTITIONS): each is a consumer, a lock and
+ * a checkpoint row per projection and reaction, and a consistency token names one of them.
+ */
+export const MAX_STREAM_PARTITIONS = 64;
+
+/**
  * The partition of an aggregate among `partitions`: FNV-1a (32 bits) of its id, modulo the
  * count, the hash NATS's `partition()` subject mapping uses, so every event of one aggregate
  * falls in one partition and keeps its order there, and the assignment would survive a move of

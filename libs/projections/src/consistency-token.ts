@@ -1,4 +1,4 @@
-import { AggregateName, aggregates } from '@shop/contracts';
+import { AggregateName, aggregates, MAX_STREAM_PARTITIONS } from '@shop/contracts';
 
 /**
  * What a position is of: an aggregate's commits, or with partitioned read models (N > 1) those of
@@ -17,8 +17,6 @@ export type ConsistencyPositions = ReadonlyMap<ConsistencyKey, number>;
 
 const known = new Set<string>(aggregates);
 const maxLength = 512;
-/** STREAM_PARTITIONS's ceiling: a partition past it is malformed. */
-const maxPartitions = 64;
 
 export function consistencyKey(aggregate: AggregateName, partition?: number): ConsistencyKey {
   return partition === undefined ? aggregate : `${aggregate}/${partition}`;
@@ -35,7 +33,7 @@ function parseKey(text: string): ConsistencyKey | null {
   const [aggregate, partition, ...rest] = text.split('/');
   if (rest.length > 0 || !aggregate || !known.has(aggregate)) return null;
   if (partition === undefined) return aggregate as AggregateName;
-  if (!/^(0|[1-9][0-9]?)$/.test(partition) || Number(partition) >= maxPartitions) return null;
+  if (!/^(0|[1-9][0-9]?)$/.test(partition) || Number(partition) >= MAX_STREAM_PARTITIONS) return null;
   return consistencyKey(aggregate as AggregateName, Number(partition));
 }
 
