@@ -120,10 +120,10 @@ export async function measureTracingCost(options: TracingCostOptions) {
     const totals = Object.fromEntries(
       variants.map((v) => [v, { commands: 0, cpu: 0, gatewayCpu: 0, errors: 0 }]),
     ) as Record<Variant, Slice>;
-    const perRound = Object.fromEntries(variants.map((v) => [v, [] as number[]])) as Record<
-      Variant,
-      number[]
-    >;
+    // The twin's slices against the other untraced stack; each traced stack's against both.
+    const perRound = Object.fromEntries(
+      (['twin', ...traced] as const).map((v) => [v, [] as number[]]),
+    ) as Record<'twin' | (typeof traced)[number], number[]>;
     for (let round = 1; round <= rounds; round++) {
       for (const variant of variants)
         await options.markProfiles?.(sides[variant]!.stack, `before-tracing-${variant}-${round}`);
