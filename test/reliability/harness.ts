@@ -457,14 +457,30 @@ export async function waitForProjections(
 
 /**
  * Rebuilds every read-model projection from the stream into a fresh schema and compares each
- * table with the live one. Returns the tables that differ (none, when the live model is right).
+ * table with the live one, both as of one stream position. Returns the tables that differ (none,
+ * when the live model is right) and that position. The position is the stream's last sequence
+ * while nothing is appended during the live tables' checksum: a reaction still backing off after
+ * a fault (up to 30 s) may append after the stream went quiet, and the live model would then hold
+ * an event the rebuild stops short of.
  */
 export async function compareWithRebuild(
   store: EventStore,
   database: DatabaseHandle,
   liveSchema: string,
-  untilSequence: number,
-): Promise<{ differing: string[]; live: Record<string, TableChecksum> }> {
+): Promise<{ differing: string[]; live: Record<string, TableChecksum>; sequence: number }> {
+  const tables = readModelTables();
+  const deadline = Date.now() + 60_000;
+  let sequence = await store.lastStreamSequence();
+  let live: Record<string, TableChecksum>;
+  for (;;) {
+    await waitForProjections(database, liveSchema, sequence, Math.max(deadline - Date.now(), 1));
+    live = await tableChecksums(database.db, liveSchema, tables);
+    const after = await store.lastStreamSequence();
+    if (after === sequence) break;
+    if (Date.now() > deadline)
+      throw new Error(`the stream did not stay at one position (${sequence}, ${after})`);
+    sequence = after;
+  }
   const rebuilt = `${liveSchema}_rebuilt`;
   await rebuildProjections({
     store,
@@ -472,13 +488,11 @@ export async function compareWithRebuild(
     schema: rebuilt,
     projections: readModelProjections(),
     migrations: readModelMigrations,
-    untilSequence,
+    untilSequence: sequence,
   });
-  const tables = readModelTables();
-  const live = await tableChecksums(database.db, liveSchema, tables);
   const fresh = await tableChecksums(database.db, rebuilt, tables);
   const differing = tables.filter((t) => JSON.stringify(live[t]) !== JSON.stringify(fresh[t]));
-  return { differing, live };
+  return { differing, live, sequence };
 }
 
 /** Every stored commit of the stream: sequence, subject and its events' types and data. */
