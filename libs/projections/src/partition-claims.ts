@@ -49,6 +49,8 @@ export class PartitionClaims {
   private connecting: Promise<pg.Client> | null = null;
   private timer: NodeJS.Timeout | null = null;
   private ticking: Promise<void> = Promise.resolve();
+  /** The last query asked of the member connection (see serially). */
+  private queue: Promise<unknown> = Promise.resolve();
   private stopped = false;
   private runners: readonly ClaimableRunner[] = [];
   /** Units these claims stopped (over the share), free to claim again; others stopped are left stopped. */
@@ -74,22 +76,26 @@ export class PartitionClaims {
   lockFor(unit: string): RunnerLock {
     const key = runnerLockKey(this.options.schema, unit);
     return {
-      acquire: async (onLost) => {
-        if (this.lockHolders.has(unit)) return true;
-        const member = await this.connect();
-        const { rows } = await member.query<{ locked: boolean }>(
-          'SELECT pg_try_advisory_lock(hashtext($1)) AS locked',
-          [key],
-        );
-        if (!rows[0]?.locked) return false;
-        // The connection may have ended while the answer travelled: then the lock went with it.
-        if (this.member !== member) return false;
-        this.lockHolders.set(unit, onLost);
-        return true;
-      },
+      acquire: (onLost) =>
+        this.serially(async () => {
+          if (this.lockHolders.has(unit)) return true;
+          const member = await this.connect();
+          const { rows } = await member.query<{ locked: boolean }>(
+            'SELECT pg_try_advisory_lock(hashtext($1)) AS locked',
+            [key],
+          );
+          if (!rows[0]?.locked) return false;
+          // The connection may have ended while the answer travelled: then the lock went with it.
+          if (this.member !== member) return false;
+          this.lockHolders.set(unit, onLost);
+          return true;
+        }),
       release: async () => {
-        if (!this.lockHolders.delete(unit)) return;
-        await this.member?.query('SELECT pg_advisory_unlock(hashtext($1))', [key]).catch(() => undefined);
+        // Without a member connection there is no lock left to release.
+        if (!this.lockHolders.delete(unit) || !this.member) return;
+        await this.serially(async () => {
+          await this.member?.query('SELECT pg_advisory_unlock(hashtext($1))', [key]);
+        }).catch(() => undefined);
       },
     };
   }
@@ -119,6 +125,17 @@ export class PartitionClaims {
     await Promise.all(this.runners.map((r) => r.stop()));
     await this.member?.end().catch(() => undefined);
     this.member = null;
+  }
+
+  /**
+   * Runs `use` once every query it was called after has finished on the member connection: runners
+   * stopping together release their locks at once, and pg queues overlapping queries on one client
+   * only until pg@9 (pg 8 warns). Nothing run here waits for another such turn.
+   */
+  private serially<R>(use: () => Promise<R>): Promise<R> {
+    const turn = this.queue.then(use);
+    this.queue = turn.catch(() => undefined);
+    return turn;
   }
 
   /** The member connection, opened once however many runners and ticks ask for it meanwhile. */
@@ -160,15 +177,17 @@ export class PartitionClaims {
    */
   private async freeUnits(member: pg.Client): Promise<Set<string>> {
     const names = this.runners.filter((r) => !r.running).map((r) => r.name);
-    const { rows } = await member.query<{ name: string }>(
-      `SELECT name FROM unnest($1::text[], $2::text[]) AS u(name, key)
+    const { rows } = await this.serially(() =>
+      member.query<{ name: string }>(
+        `SELECT name FROM unnest($1::text[], $2::text[]) AS u(name, key)
         WHERE NOT EXISTS (
           SELECT 1 FROM pg_locks l
            WHERE l.locktype = 'advisory' AND l.objsubid = 1 AND l.granted
              AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
              AND l.classid::bigint = ((hashtext(u.key)::bigint >> 32) & 4294967295)
              AND l.objid::bigint = (hashtext(u.key)::bigint & 4294967295))`,
-      [names, names.map((name) => runnerLockKey(this.options.schema, name))],
+        [names, names.map((name) => runnerLockKey(this.options.schema, name))],
+      ),
     );
     return new Set(rows.map((r) => r.name));
   }
@@ -177,10 +196,12 @@ export class PartitionClaims {
     if (this.stopped) return;
     try {
       const member = await this.connect();
-      const { rows } = await member.query<{ members: number }>(
-        `SELECT count(*)::int AS members FROM pg_stat_activity
-          WHERE left(application_name, length($1)) = $1 AND datname = current_database()`,
-        [this.group],
+      const { rows } = await this.serially(() =>
+        member.query<{ members: number }>(
+          `SELECT count(*)::int AS members FROM pg_stat_activity
+            WHERE left(application_name, length($1)) = $1 AND datname = current_database()`,
+          [this.group],
+        ),
       );
       const share = fairShare(this.runners.length, rows[0]?.members ?? 1);
       const held = this.runners.filter((r) => r.running);

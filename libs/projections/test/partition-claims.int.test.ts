@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Kysely, sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createDatabase, DatabaseHandle } from '@shop/db';
 import {
   migrateReadModel,
@@ -154,6 +155,47 @@ describe('partition claims', () => {
     const users = Object.entries(await checkpoints(schema)).filter(([name]) => name.startsWith('users-'));
     expect(users.map(([, at]) => at)).toEqual([last, last, last, last]);
     await expectEqualToRebuild(schema, last);
+  }, 60_000);
+
+  it('asks one query at a time of its member connection, however many units are released at once', async () => {
+    const schema = `${env.schema}_serial`;
+    await migrateReadModel(database.db as Kysely<unknown>, schema);
+    // The member connection is a pg.Client of its own; the kysely pool's are not counted here.
+    const inFlight = new Map<pg.Client, number>();
+    let most = 0;
+    const query = pg.Client.prototype.query;
+    const spy = vi.spyOn(pg.Client.prototype, 'query').mockImplementation(function (
+      this: pg.Client,
+      ...args
+    ) {
+      const result = (query as (...a: unknown[]) => unknown).apply(this, args);
+      if (!(result instanceof Promise)) return result as never;
+      inFlight.set(this, (inFlight.get(this) ?? 0) + 1);
+      most = Math.max(most, inFlight.get(this)!);
+      const done = () => inFlight.set(this, inFlight.get(this)! - 1);
+      result.then(done, done);
+      return result as never;
+    });
+    const claims = new PartitionClaims({ databaseUrl: env.databaseUrl, schema, intervalMs: 50 });
+    try {
+      const runners = runnersOf(schema, 8, claims);
+      await claims.start(runners);
+      expect(claims.held()).toHaveLength(8);
+      await writeUserHistory(t.store, 10, 2);
+      // Eight runners stop together, each releasing its lock while ticks go on.
+      await claims.stop();
+      expect(
+        await heldLocks(
+          schema,
+          runners.map((r) => r.name),
+        ),
+      ).toBe(0);
+      expect(inFlight.size).toBeGreaterThan(0);
+      expect(most).toBe(1);
+    } finally {
+      spy.mockRestore();
+      await claims.stop();
+    }
   }, 60_000);
 
   it('seeds partitions from the whole projection (1 -> N) and refuses any other change of N', async () => {
