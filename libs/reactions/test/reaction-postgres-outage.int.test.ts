@@ -16,9 +16,8 @@ import {
   startPrivatePostgres,
   testEnvironment,
   TestEventStore,
+  WatchedParking,
 } from '@shop/testing';
-import { ParkedReaction } from '../src/reaction-parking';
-import { PostgresReactionParking } from '../src/postgres-reaction-parking';
 import { Reaction } from '../src/reaction';
 import { ReactionRunner } from '../src/reaction-runner';
 
@@ -49,19 +48,6 @@ afterAll(async () => {
 });
 
 const silent = { warn() {}, error() {} };
-
-/** The Postgres parking, noting every park that failed. */
-class WatchedParking extends PostgresReactionParking {
-  readonly failed = new Set<number>();
-  override async park(entry: ParkedReaction): Promise<void> {
-    try {
-      await super.park(entry);
-    } catch (error) {
-      this.failed.add(entry.sequence);
-      throw error;
-    }
-  }
-}
 
 /**
  * What the runner logged it did with a message it stopped trying: gave up on it (an error), or

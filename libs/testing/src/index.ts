@@ -4,3 +4,4 @@ export * from '@shop/local-servers';
 export * from './fault-proxy';
 export * from './settlement';
 export * from './span-recorder';
+export * from './watched-parking';

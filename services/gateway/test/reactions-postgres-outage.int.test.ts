@@ -13,7 +13,7 @@ import {
 } from '@shop/db';
 import { EventStore } from '@shop/eventstore';
 import type { ReadModelDatabase } from '@shop/read-models';
-import { ParkedReaction, PostgresReactionParking, Reaction, ReactionRunner } from '@shop/reactions';
+import { Reaction, ReactionRunner } from '@shop/reactions';
 import {
   openTestEventStore,
   PrivatePostgres,
@@ -21,6 +21,7 @@ import {
   testDataEncryptionKey,
   testEnvironment,
   TestEventStore,
+  WatchedParking,
 } from '@shop/testing';
 import { DataKeyVault, openDataKeyVault } from '@shop/wallets';
 import type { Aggregates } from '@shop/commands';
@@ -67,19 +68,6 @@ afterAll(async () => {
 });
 
 const silent = { warn() {}, error() {} };
-
-/** The Postgres parking, noting every event whose parking failed. */
-class WatchedParking extends PostgresReactionParking {
-  readonly failed = new Set<number>();
-  override async park(entry: ParkedReaction): Promise<void> {
-    try {
-      await super.park(entry);
-    } catch (error) {
-      this.failed.add(entry.sequence);
-      throw error;
-    }
-  }
-}
 
 /** Order updates issued by the webhook reaction, by command id. */
 const orderUpdates = new Map<string, number>();
