@@ -3,6 +3,7 @@ import {
   ROOT_CONTEXT,
   SpanKind,
   trace,
+  TraceFlags,
   type Context,
   type Link,
   type Span,
@@ -114,8 +115,10 @@ const maxLinks = 128;
 /**
  * Handles a batch of messages under one `process` span linked to the context of each message
  * that carries one: a batch serves many requests, and each of their traces reaches it through
- * its link. It continues the trace of the first such message, so a batch of one command (the
- * usual case at a light load) sits inside that command's trace. `work` is a batch's queries: the
+ * its link. It continues the trace of the first such message the sampler kept, else of the first
+ * one, so a batch of one command (the usual case at a light load) sits inside that command's
+ * trace, and a sampled trace keeps its batch span when a trace left out came first: under an
+ * unsampled parent no span would be made. `work` is a batch's queries: the
  * span is made active only for query spans to find (see queriesReadActiveSpan).
  */
 export function tracedBatch<T>(
@@ -126,12 +129,17 @@ export function tracedBatch<T>(
 ): Promise<T> {
   const links: Link[] = [];
   let parent: Context = ROOT_CONTEXT;
+  let parentSampled = false;
   for (const message of messages) {
     if (links.length === maxLinks) break;
     const carried = traceContextOf(message.headers);
     const publisher = trace.getSpanContext(carried);
     if (!publisher) continue;
-    if (links.length === 0) parent = carried;
+    const sampled = (publisher.traceFlags & TraceFlags.SAMPLED) !== 0;
+    if (links.length === 0 || (sampled && !parentSampled)) {
+      parent = carried;
+      parentSampled = sampled;
+    }
     links.push({
       context: publisher,
       attributes: {

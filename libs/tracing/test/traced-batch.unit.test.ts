@@ -7,9 +7,9 @@ import { setInstrumented, tracedBatch } from '../src';
 const traceId = '0af7651916cd43dd8448eb211c80319c';
 const publisherSpanId = 'b7ad6b7169203331';
 
-const message = (seq: number): JsMsg => {
+const message = (seq: number, traceparent = `00-${traceId}-${publisherSpanId}-01`): JsMsg => {
   const headers = natsHeaders();
-  headers.set('traceparent', `00-${traceId}-${publisherSpanId}-01`);
+  headers.set('traceparent', traceparent);
   return { subject: `shop.cart.c${seq}`, seq, headers } as unknown as JsMsg;
 };
 
@@ -29,6 +29,20 @@ describe("a projection batch's span", () => {
       expect(batch.parentSpanContext?.spanId).toBe(publisherSpanId);
       expect(batch.links).toHaveLength(2);
       expect(batch.attributes['messaging.batch.message_count']).toBe(2);
+    } finally {
+      await recorder.stop();
+    }
+  });
+
+  it('continues a trace the sampler kept when one it left out came first, linked to both', async () => {
+    const recorder = recordSpans();
+    try {
+      const leftOut = `00-${'1'.repeat(32)}-${'2'.repeat(16)}-00`;
+      await tracedBatch('cart_items', 'shop.>', [message(4, leftOut), message(5)], async () => undefined);
+      const batch = recorder.span('process shop.>');
+      expect(batch.spanContext().traceId).toBe(traceId);
+      expect(batch.parentSpanContext?.spanId).toBe(publisherSpanId);
+      expect(batch.links.map((link) => link.context.traceId)).toEqual(['1'.repeat(32), traceId]);
     } finally {
       await recorder.stop();
     }
