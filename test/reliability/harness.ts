@@ -479,6 +479,7 @@ export async function compareWithRebuild(
     if (after === sequence) break;
     if (Date.now() > deadline)
       throw new Error(`the stream did not stay at one position (${sequence}, ${after})`);
+    console.info(`compareWithRebuild: appended to while the live model was read (${sequence} -> ${after})`);
     sequence = after;
   }
   const rebuilt = `${liveSchema}_rebuilt`;

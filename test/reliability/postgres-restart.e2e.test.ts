@@ -1,10 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { aggregates } from '@shop/contracts';
 import { createDatabase, DatabaseHandle } from '@shop/db';
-import { AnyProjection, ProjectionRunner } from '@shop/projections';
+import { ProjectionRunner } from '@shop/projections';
 import { PrivatePostgres, startPrivatePostgres } from '@shop/testing';
+import { countingProjection } from '../../libs/projections/test/live-read-model';
 import { CommandLoad, missingAcknowledged } from './command-load';
 import { compareWithRebuild, figures, Stack, waitForProjections, writeFigures } from './harness';
 
@@ -18,24 +18,6 @@ let pg: PrivatePostgres;
 let stack: Stack;
 let counterDb: DatabaseHandle;
 let counter: ProjectionRunner;
-
-/** Adds each commit's event count per subject: an event applied twice (or lost) changes the total. */
-const countingProjection: AnyProjection = {
-  name: 'event_counts',
-  // Every aggregate: it counts every event, so no batch may be passed over as irrelevant.
-  aggregates,
-  tables: ['event_counts'],
-  async apply(db, events) {
-    const perSubject = new Map<string, number>();
-    for (const e of events) perSubject.set(e.subject, (perSubject.get(e.subject) ?? 0) + 1);
-    if (perSubject.size === 0) return;
-    await db
-      .insertInto('event_counts')
-      .values([...perSubject].map(([subject, n]) => ({ subject, n })))
-      .onConflict((oc) => oc.column('subject').doUpdateSet({ n: sql`event_counts.n + excluded.n` }))
-      .execute();
-  },
-};
 
 beforeAll(async () => {
   pg = await startPrivatePostgres();
