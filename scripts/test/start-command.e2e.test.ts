@@ -12,7 +12,9 @@ import {
 /**
  * `npm start` itself, with an operator's environment: a real provider without a webhook secret, a
  * real chain without a contract, the real scraping platform, and its own ports. The "real" systems
- * are addresses nothing listens on, so no stand-in is started and the test stays offline.
+ * are addresses nothing listens on, so only the model's stand-in is started and the test stays
+ * offline. Every port is one of its own, so another stack on the machine (another test's) is no
+ * neighbour.
  */
 const root = resolve(__dirname, '..', '..');
 const env = testEnvironment('startcmd');
@@ -24,9 +26,10 @@ let metricsPort: number;
 let nowhere: string;
 
 beforeAll(async () => {
-  const ports = await freePorts(5);
+  const ports = await freePorts(9);
   [gatewayPort, searchPort, analyticsPort, metricsPort] = ports as [number, number, number, number];
   const closedPort = ports[4]!;
+  const [gatewayMetricsPort, searchMetricsPort, modelPort, tracesPort] = ports.slice(5);
   nowhere = `http://127.0.0.1:${closedPort}`;
   start = spawnManaged(process.execPath, ['-r', '@swc-node/register', resolve(root, 'scripts/start.ts')], {
     cwd: root,
@@ -40,6 +43,10 @@ beforeAll(async () => {
       SEARCH_PORT: String(searchPort),
       ANALYTICS_PORT: String(analyticsPort),
       METRICS_PORT: String(metricsPort),
+      GATEWAY_METRICS_PORT: String(gatewayMetricsPort),
+      SEARCH_METRICS_PORT: String(searchMetricsPort),
+      MODEL_SANDBOX_PORT: String(modelPort),
+      TRACES_PORT: String(tracesPort),
       WALLET_ENCRYPTION_KEY: 'cd'.repeat(32),
       DEPOSIT_WEBHOOK_SECRET: 'operator-deposit-secret',
       PROVIDER_API_URL: nowhere,

@@ -44,11 +44,13 @@ beforeAll(async () => {
     'projector',
     'gatewayMetrics',
   ];
-  const free = await freePorts(names.length + 3);
+  const free = await freePorts(names.length + 4);
   ports = Object.fromEntries(names.map((name, i) => [name, free[i]!]));
   const nowhere = `http://127.0.0.1:${free[names.length]!}`;
   ports.traces = free[names.length + 1]!;
   ports.searchMetrics = free[names.length + 2]!;
+  // Every port its own: another stack on the machine (another test's) is no neighbour.
+  ports.model = free[names.length + 3]!;
   start = startCommand({
     ...env.env,
     NATS_URL: `nats://127.0.0.1:${ports.nats}`,
@@ -65,6 +67,7 @@ beforeAll(async () => {
     GATEWAY_METRICS_PORT: String(ports.gatewayMetrics),
     SEARCH_METRICS_PORT: String(ports.searchMetrics),
     TRACES_PORT: String(ports.traces),
+    MODEL_SANDBOX_PORT: String(ports.model),
     WALLET_ENCRYPTION_KEY: 'cd'.repeat(32),
     DEPOSIT_WEBHOOK_SECRET: 'operator-deposit-secret',
     PROVIDER_API_URL: nowhere,
