@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Ed25519Keypair } from '@mysten/sui/keypairs/ed25519';
+import { loadConfig, stackEnv, type StackSettings } from '@shop/config';
 
 /**
  * What `npm start` runs and what each process receives, composed from the operator's environment
@@ -228,7 +229,14 @@ export interface StackPlan {
 
 const isSet = (env: Env, name: string) => env[name] !== undefined;
 
-const portOf = (env: Env, port: PortSetting) => Number(env[port.variable] || port.fallback);
+/** Every process's stack-wide port variable with its port when unset: what stackEnv checks. */
+export function stackPorts(): Record<string, number> {
+  const settings = [...STAND_INS, ...SERVICES].flatMap((spec) => [
+    spec.port,
+    ...('metricsPort' in spec && spec.metricsPort ? [spec.metricsPort] : []),
+  ]);
+  return Object.fromEntries(settings.map((setting) => [setting.variable, setting.fallback]));
+}
 
 /** The stand-ins this operator environment leaves to `npm start`. */
 export function standInsToRun(operator: Env): StandIn[] {
@@ -251,26 +259,28 @@ const defined = (env: Env): Env =>
  * The processes of the stack with the environment each receives, given the operator's environment
  * and the local secrets (only those this run uses are read from it).
  */
-export function composeStack(operator: Env, localSecrets: Env): StackPlan {
+export function composeStack(
+  operator: Env,
+  localSecrets: Env,
+  settings: StackSettings = loadConfig(stackEnv(stackPorts()), operator),
+): StackPlan {
+  const portOf = (setting: PortSetting) => settings.ports[setting.variable]!;
   const running = standInsToRun(operator);
   const used = Object.keys(secretsToGenerate(operator));
   const secrets = Object.fromEntries(
     used.flatMap((name) => (localSecrets[name] ? [[name, localSecrets[name]]] : [])),
   );
-  const wiring = Object.assign(
-    {},
-    ...running.map((s) => s.clientEnv(local(portOf(operator, s.port)))),
-  ) as Env;
+  const wiring = Object.assign({}, ...running.map((s) => s.clientEnv(local(portOf(s.port))))) as Env;
   // The services run production rules unless NODE_ENV says otherwise; this local stack is not production.
   const base: Env = { NODE_ENV: 'development', ...wiring, ...secrets, ...defined(operator) };
-  const gatewayUrl = local(portOf(operator, SERVICES.find((s) => s.name === 'gateway')!.port));
+  const gatewayUrl = local(portOf(SERVICES.find((s) => s.name === 'gateway')!.port));
   const stack: StackContext = { gatewayUrl, base };
 
   const processes = [
     ...running.map((standIn) => ({ spec: standIn, own: standIn.ownEnv?.(stack) ?? {} })),
     ...SERVICES.map((service) => ({ spec: service, own: service.defaults?.(stack) ?? {} })),
   ].map(({ spec, own }): StackProcess => {
-    const port = portOf(operator, spec.port);
+    const port = portOf(spec.port);
     const url = local(port);
     return {
       name: spec.name,
@@ -282,7 +292,7 @@ export function composeStack(operator: Env, localSecrets: Env): StackPlan {
         ...base,
         [spec.port.as]: String(port),
         ...('metricsPort' in spec && spec.metricsPort
-          ? { [spec.metricsPort.as]: String(portOf(operator, spec.metricsPort)) }
+          ? { [spec.metricsPort.as]: String(portOf(spec.metricsPort)) }
           : {}),
       }),
       url: 'describe' in spec ? spec.describe(url) : `${url} (stand-in of the ${spec.system})`,
@@ -291,7 +301,7 @@ export function composeStack(operator: Env, localSecrets: Env): StackPlan {
   const externals = [
     ...STAND_INS.map((standIn): ExternalSystem => {
       if (running.includes(standIn))
-        return { system: standIn.system, use: 'stand-in', url: local(portOf(operator, standIn.port)) };
+        return { system: standIn.system, use: 'stand-in', url: local(portOf(standIn.port)) };
       return { system: standIn.system, use: 'real', url: standIn.realUrl(operator) };
     }),
     ...UNSTOOD_EXTERNALS.map(({ system, url, without }): ExternalSystem => {

@@ -15,12 +15,12 @@ export interface StackTraces {
  * into one timeline at GET /traces. The services run the same code they would with a real
  * collector.
  */
-export async function startStackTraces(operator: Env): Promise<StackTraces | null> {
+export async function startStackTraces(operator: Env, port?: number): Promise<StackTraces | null> {
   const config = loadConfig(tracingEnv, operator);
   if (tracesExporter(config) || config.OTEL_TRACES_EXPORTER === 'none' || config.OTEL_SDK_DISABLED)
     return null;
-  const collector = operator.TRACES_PORT
-    ? await startTraceCollector({ port: Number(operator.TRACES_PORT) })
+  const collector = port
+    ? await startTraceCollector({ port })
     : // Another stack on this machine may hold the usual port; the printed address says which one this got.
       await startTraceCollector({ port: 9467 }).catch(() => startTraceCollector({ port: 0 }));
   return {

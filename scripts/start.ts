@@ -2,6 +2,7 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
+import { loadConfigOrExit, stackEnv } from '@shop/config';
 import { backingServices, unreachable } from './preflight';
 import { startPrivateServers, type PrivateServers } from './private-servers';
 import { startStackTraces, type StackTraces } from './stack-traces';
@@ -9,6 +10,7 @@ import {
   composeStack,
   describeExternals,
   secretsToGenerate,
+  stackPorts,
   type Env,
   type SecretMaker,
   type StackProcess,
@@ -22,8 +24,9 @@ import {
  */
 const root = resolve(__dirname, '..');
 const localFile = resolve(root, '.env.local');
+const settings = loadConfigOrExit(stackEnv(stackPorts()), 'start');
 /** Where the private NATS and Postgres `npm start` starts keep their data. */
-const dataDir = resolve(root, process.env.STACK_DATA_DIR ?? '.stack');
+const dataDir = resolve(root, settings.dataDir);
 
 /**
  * The generated keys and ids this run uses, made on the first start that needs them and kept in
@@ -53,7 +56,7 @@ function localSecrets(wanted: Record<string, SecretMaker>, operator: Env): Env {
 }
 
 const operator: Env = process.env;
-const stack = composeStack(operator, localSecrets(secretsToGenerate(operator), operator));
+const stack = composeStack(operator, localSecrets(secretsToGenerate(operator), operator), settings);
 
 const children: ChildProcess[] = [];
 let privateServers: PrivateServers | null = null;
@@ -112,7 +115,7 @@ async function main(): Promise<void> {
     );
     if (!privateServers) process.exit(1);
   }
-  traces = await startStackTraces(operator);
+  traces = await startStackTraces(operator, settings.tracesPort);
   if (traces) for (const service of stack.processes) Object.assign(service.env, traces.env);
   await new Promise<void>((done, fail) => {
     const migrate = spawn(

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { composeStack, describeExternals, secretsToGenerate, type Env } from '../stack-environment';
+import { ConfigError, loadConfig, stackEnv } from '@shop/config';
+import {
+  composeStack,
+  describeExternals,
+  secretsToGenerate,
+  stackPorts,
+  type Env,
+} from '../stack-environment';
 
 /** What an earlier offline start left in .env.local: every secret of every stand-in. */
 const localSecrets: Env = {
@@ -223,5 +230,24 @@ describe('composeStack', () => {
     expect(describeExternals(externals)[0]).toMatch(
       /payment provider\s+real https:\/\/provider\.example\.com/,
     );
+  });
+
+  it('refuses a port variable that holds no port, naming each, before anything starts', () => {
+    const bad = () =>
+      composeStack({ SEARCH_PORT: 'three thousand', GATEWAY_METRICS_PORT: '70000' }, localSecrets);
+    expect(bad).toThrow(ConfigError);
+    expect(bad).toThrow(/SEARCH_PORT[\s\S]*GATEWAY_METRICS_PORT|GATEWAY_METRICS_PORT[\s\S]*SEARCH_PORT/);
+  });
+});
+
+describe("npm start's own variables", () => {
+  it('keep the data under .stack and leave the trace port to the collector unless set; a bad one is refused', () => {
+    const unset = loadConfig(stackEnv(stackPorts()), {});
+    expect(unset).toMatchObject({ dataDir: '.stack', tracesPort: undefined });
+    expect(unset.ports).toMatchObject({ PORT: 3000, SEARCH_PORT: 3001, GATEWAY_METRICS_PORT: 9465 });
+    expect(
+      loadConfig(stackEnv(stackPorts()), { STACK_DATA_DIR: '/tmp/stack', TRACES_PORT: '9500' }),
+    ).toMatchObject({ dataDir: '/tmp/stack', tracesPort: 9500 });
+    expect(() => loadConfig(stackEnv(stackPorts()), { TRACES_PORT: 'nine' })).toThrow(/TRACES_PORT/);
   });
 });

@@ -14,3 +14,4 @@ export * from './production-rules';
 export * from './assistant-config';
 export * from './memwal-config';
 export * from './tracing-config';
+export * from './stack-config';
