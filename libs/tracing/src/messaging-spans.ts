@@ -118,8 +118,8 @@ const maxLinks = 128;
  * its link. It continues the trace of the first such message the sampler kept, else of the first
  * one, so a batch of one command (the usual case at a light load) sits inside that command's
  * trace, and a sampled trace keeps its batch span when a trace left out came first: under an
- * unsampled parent no span would be made. `work` is a batch's queries: the
- * span is made active only for query spans to find (see queriesReadActiveSpan).
+ * unsampled parent no span would be made. `work` is a batch's queries: the span is made active
+ * only for query spans to find (see queriesReadActiveSpan).
  */
 export function tracedBatch<T>(
   consumer: string,
