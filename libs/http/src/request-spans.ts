@@ -8,10 +8,7 @@ import {
   type Span,
 } from '@opentelemetry/api';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { isInstrumented, tracer } from '@shop/tracing';
-
-/** Probes and scrapes every few seconds would bury the requests in their own spans. */
-const operationalPaths = /^\/(metrics|health|ready)(\?|$)/;
+import { isInstrumented, operationalPaths, tracer } from '@shop/tracing';
 
 /**
  * Each request's span, beside the request rather than on it: a property added to (and deleted

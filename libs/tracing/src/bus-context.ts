@@ -4,11 +4,12 @@ import {
   ROOT_CONTEXT,
   trace,
   type Context,
+  type Span,
   type SpanContext,
   type TextMapGetter,
   type TextMapSetter,
 } from '@opentelemetry/api';
-import type { MsgHdrs } from 'nats';
+import { headers as natsHeaders, type MsgHdrs } from 'nats';
 
 const setter: TextMapSetter<MsgHdrs> = {
   set: (headers, key, value) => headers.set(key, value),
@@ -22,6 +23,13 @@ const getter: TextMapGetter<MsgHdrs | undefined> = {
 /** Writes the active trace context (W3C `traceparent`, `tracestate`) into a NATS message's headers. */
 export function injectTraceContext(headers: MsgHdrs, from: Context = context.active()): void {
   propagation.inject(from, headers, setter);
+}
+
+/** Fresh NATS headers carrying `span`'s context, for a message sent under a span that is not made active. */
+export function headersCarrying(span: Span): MsgHdrs {
+  const headers = natsHeaders();
+  injectTraceContext(headers, trace.setSpan(context.active(), span));
+  return headers;
 }
 
 /** The trace context a NATS message carries, or the root context when it carries none. */

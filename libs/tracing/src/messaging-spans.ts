@@ -1,5 +1,4 @@
 import {
-  context,
   ROOT_CONTEXT,
   SpanKind,
   trace,
@@ -8,8 +7,8 @@ import {
   type Link,
   type Span,
 } from '@opentelemetry/api';
-import { headers as natsHeaders, type JsMsg, type MsgHdrs } from 'nats';
-import { injectTraceContext, publisherOf, traceContextOf } from './bus-context';
+import type { JsMsg, MsgHdrs } from 'nats';
+import { headersCarrying, publisherOf, traceContextOf } from './bus-context';
 import { inSpan, queriesReadActiveSpan } from './spans';
 
 /**
@@ -61,9 +60,7 @@ export function tracedPublish<T>(
       },
     },
     async (span) => {
-      const headers = natsHeaders();
-      injectTraceContext(headers, trace.setSpan(context.active(), span));
-      const result = await publish(headers);
+      const result = await publish(headersCarrying(span));
       span.setAttribute(messagingAttributes.streamSequence, sequenceOf(result));
       return result;
     },
@@ -179,11 +176,7 @@ export function tracedRequest<T>(subject: string, request: (headers: MsgHdrs) =>
         [messagingAttributes.operationType]: 'send',
       },
     },
-    async (span) => {
-      const headers = natsHeaders();
-      injectTraceContext(headers, trace.setSpan(context.active(), span));
-      return request(headers);
-    },
+    async (span) => request(headersCarrying(span)),
     { active: false },
   );
 }

@@ -12,6 +12,9 @@ import {
   type TracerProvider,
 } from '@opentelemetry/api';
 
+/** Probes and scrapes every few seconds would bury the requests in their own spans: never traced. */
+export const operationalPaths = /^\/(metrics|health|ready)(\?|$)/;
+
 let cached: { provider: TracerProvider; tracer: Tracer } | undefined;
 
 /**

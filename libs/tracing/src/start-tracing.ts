@@ -14,12 +14,9 @@ import {
 import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
 import { enabledInstrumentations, tracesExporter, type TracingConfig } from '@shop/config';
 import { SharedContextManager } from './shared-context-manager';
-import { setInstrumented } from './spans';
+import { operationalPaths, setInstrumented } from './spans';
 import { SynchronousContextManager } from './synchronous-context-manager';
 import type { Tracing, TraceProcessOptions } from './trace-process';
-
-/** Probes and scrapes every few seconds would bury the requests in their own spans. */
-const operationalPaths = /^\/(metrics|health|ready)(\?|$)/;
 
 /**
  * The instrumentations by the names OTEL_NODE_ENABLED_INSTRUMENTATIONS uses. `fastify` is the

@@ -38,7 +38,6 @@ export async function createSearchApp(
       reply.code(response.status).send(response.body);
     },
   });
-
   installRequestContext(adapter.getInstance(), logger);
   // Keep-alive clients would otherwise hold `app.close()` for Fastify's keep-alive timeout (72 s).
   closeConnectionsWhenClosing(adapter.getInstance());
