@@ -1,5 +1,6 @@
 import { createServer } from 'node:net';
 import { randomBytes } from 'node:crypto';
+import { loadConfig, sharedEnv, snapshotMacKey } from '@shop/config';
 import { ProviderSandbox, startProviderSandbox } from '@shop/sandbox-provider';
 import { ServiceProcess, startServiceProcess } from '@shop/testing';
 
@@ -19,6 +20,8 @@ export interface BenchStack {
   projectorUrl: string;
   /** The master key of the services' data keys (DATA_ENCRYPTION_KEY), for a store the bench opens on their stream. */
   dataEncryptionKey: Buffer;
+  /** The gateway's snapshot MAC key, for snapshots the bench writes in its place. */
+  snapshotKey: Buffer;
   /** From spawning each service to its first ready answer of /ready. */
   startupSeconds: { projector: number; gateway: number };
   gateway: ServiceProcess;
@@ -129,6 +132,7 @@ export async function startBenchStack(
       gatewayMetricsUrl,
       projectorUrl,
       dataEncryptionKey,
+      snapshotKey: snapshotMacKey(loadConfig(sharedEnv, env)),
       startupSeconds: { projector: projectorStartup, gateway: gatewayStartup },
       gateway,
       projector,

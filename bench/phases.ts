@@ -384,7 +384,7 @@ async function coldAndWarm(ctx: PhaseContext, store: EventStore, cartCommits: nu
   // through commands; this one was appended past it, so a runner of the bench's own loads each
   // cart once and writes the snapshot another gateway would have.
   const snapshotter = new DeciderRunner(store, {
-    snapshots: { store: store.snapshots, every: ctx.snapshotEvery },
+    snapshots: { store: store.snapshots, key: stack.snapshotKey, every: ctx.snapshotEvery },
   });
   for (const user of users) await snapshotter.state(cartAggregate, user.userId);
   await snapshotter.snapshotsWritten();

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { AggregateCache, AggregateCacheBounds, CachedAggregate } from './aggregate-cache';
 import { ConcurrencyExhaustedError } from './errors';
 import { decodeState, encodeState, hasShapeOf } from './snapshot-codec';
+import { authenticateSnapshot, openAuthenticatedSnapshot } from './snapshot-mac';
 
 /** What the runner needs of an event store; an in-memory one serves the unit tests. */
 export type AggregateStore = Pick<EventStore, 'subject' | 'append' | 'load' | 'lastSequence' | 'readCommit'>;
@@ -41,6 +42,12 @@ export interface SnapshotOptions {
   store: SnapshotStore;
   /** Commits of one aggregate between two snapshots of it (AGGREGATE_SNAPSHOT_EVERY); 0 takes none. */
   every: number;
+  /**
+   * The writing service's own MAC key (libs/config's snapshotMacKey): a snapshot is folded only
+   * when its MAC under this key verifies for its aggregate, subject, sequence and schema, so one
+   * written by anyone else, or copied from another subject or sequence, is never trusted.
+   */
+  key: Buffer;
   /** A snapshot that could not be written or read: the command went on without it. */
   onError?: (error: unknown, subject: string) => void;
 }
@@ -267,7 +274,7 @@ export class DeciderRunner {
     return caught;
   }
 
-  /** The aggregate's latest snapshot when it can be trusted: of this schema version, and whole. */
+  /** The aggregate's latest snapshot when it can be trusted: of this schema version, authentic, and whole. */
   private async fromSnapshot<C, E extends AnyEvent, S>(
     instance: Instance<C, E, S>,
   ): Promise<CachedAggregate<S> | undefined> {
@@ -276,7 +283,12 @@ export class DeciderRunner {
     try {
       const snapshot = await this.snapshots.store.read(aggregate.name, id);
       if (!snapshot || snapshot.schema !== aggregate.snapshotVersion) return undefined;
-      const body = snapshotBody.parse(snapshot.body);
+      const payload = openAuthenticatedSnapshot(
+        this.snapshots.key,
+        { aggregate: aggregate.name, subject, version: snapshot.version, schema: snapshot.schema },
+        snapshot.body,
+      );
+      const body = snapshotBody.parse(payload);
       const state = decodeState(body.state);
       if (!hasShapeOf(state, aggregate.decider.initialState()))
         throw new Error(`the snapshot of ${subject} does not hold a ${aggregate.name} state`);
@@ -312,7 +324,11 @@ export class DeciderRunner {
         snapshots.store.write(aggregate.name, id, {
           schema: aggregate.snapshotVersion,
           version,
-          body: { state: encodeState(state), commands },
+          body: authenticateSnapshot(
+            snapshots.key,
+            { aggregate: aggregate.name, subject, version, schema: aggregate.snapshotVersion },
+            { state: encodeState(state), commands },
+          ),
         }),
       )
       .catch((error: unknown) => snapshots.onError?.(error, subject));

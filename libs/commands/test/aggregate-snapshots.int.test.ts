@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dataKeyIdFor, systemActor } from '@shop/contracts';
 import { cartAggregate, userAggregate } from '@shop/domain';
@@ -7,6 +7,7 @@ import { DeciderRunner } from '../src/decider-runner';
 
 const env = testEnvironment('snapshots');
 let t: TestEventStore;
+const key = randomBytes(32);
 
 const meta = () => ({ commandId: randomUUID(), correlationId: randomUUID(), actor: systemActor });
 const product = (n: number) => ({
@@ -34,7 +35,7 @@ afterAll(async () => t.close());
 describe('aggregate snapshots on JetStream', () => {
   it('a cold load reads the latest snapshot from the bucket and only the commits after it', async () => {
     const cartId = randomUUID();
-    const writer = new DeciderRunner(t.store, { snapshots: { store: t.store.snapshots, every: 4 } });
+    const writer = new DeciderRunner(t.store, { snapshots: { store: t.store.snapshots, key, every: 4 } });
     for (let n = 0; n < 10; n++) {
       const itemId = randomUUID();
       await writer.run(cartAggregate, cartId, { type: 'AddItem', itemId, product: product(n) }, meta());
@@ -48,7 +49,7 @@ describe('aggregate snapshots on JetStream', () => {
 
     const loads = recordLoads();
     const cold = await new DeciderRunner(t.store, {
-      snapshots: { store: t.store.snapshots, every: 4 },
+      snapshots: { store: t.store.snapshots, key, every: 4 },
     }).state(cartAggregate, cartId);
     expect(loads).toEqual([snapshot!.version - 1]);
     const tail = await t.store.load('cart', cartId, snapshot!.version);
@@ -60,7 +61,7 @@ describe('aggregate snapshots on JetStream', () => {
 
   it("an erased user's snapshot no longer yields their personal data: it is sealed, and ignored once the key is gone", async () => {
     const userId = randomUUID();
-    const writer = new DeciderRunner(t.store, { snapshots: { store: t.store.snapshots, every: 1 } });
+    const writer = new DeciderRunner(t.store, { snapshots: { store: t.store.snapshots, key, every: 1 } });
     await writer.run(
       userAggregate,
       userId,
@@ -73,7 +74,7 @@ describe('aggregate snapshots on JetStream', () => {
     const raw = (await kv.get(`user.${userId}`))!.string();
     expect(raw).not.toContain('ada.lovelace');
     const before = await new DeciderRunner(t.store, {
-      snapshots: { store: t.store.snapshots, every: 1 },
+      snapshots: { store: t.store.snapshots, key, every: 1 },
     }).state(userAggregate, userId);
     expect(before.state.email).toBe('ada.lovelace@example.com');
 
@@ -81,7 +82,7 @@ describe('aggregate snapshots on JetStream', () => {
     expect(await t.store.snapshots.read('user', userId)).toBeNull();
     const loads = recordLoads();
     const after = await new DeciderRunner(t.store, {
-      snapshots: { store: t.store.snapshots, every: 1 },
+      snapshots: { store: t.store.snapshots, key, every: 1 },
     }).state(userAggregate, userId);
     expect(loads).toEqual([0]);
     expect(JSON.stringify(after.state)).not.toContain('ada.lovelace');

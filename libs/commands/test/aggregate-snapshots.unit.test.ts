@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { AggregateName, systemActor } from '@shop/contracts';
@@ -15,8 +16,12 @@ import {
   userAggregate,
 } from '@shop/domain';
 import { DeciderRunner } from '../src/decider-runner';
+import { authenticateSnapshot } from '../src/snapshot-mac';
 import { InMemorySnapshots } from './in-memory-snapshots';
 import { InMemoryStore } from './in-memory-store';
+
+/** The writing service's snapshot key. */
+const key = randomBytes(32);
 
 type AnyAggregate = Aggregate<unknown, { type: string; data: unknown }, unknown>;
 
@@ -242,13 +247,13 @@ describe('aggregate snapshots', () => {
           async (commands, every) => {
             const store = new InMemoryStore();
             const snapshots = new InMemorySnapshots();
-            const writer = new DeciderRunner(store, { snapshots: { store: snapshots, every } });
+            const writer = new DeciderRunner(store, { snapshots: { store: snapshots, key, every } });
             await runAll(writer, kind, commands);
             await writer.snapshotsWritten();
 
             const truth = await folded(store, kind);
             const snapshot = await snapshots.read(kind.aggregate.name as AggregateName, kind.id);
-            const cold = new DeciderRunner(store, { snapshots: { store: snapshots, every } });
+            const cold = new DeciderRunner(store, { snapshots: { store: snapshots, key, every } });
             const loads: number[] = [];
             const load = store.load.bind(store);
             store.load = (name, id, after) => (loads.push(after ?? 0), load(name, id, after));
@@ -267,10 +272,10 @@ describe('aggregate snapshots', () => {
     const store = new InMemoryStore();
     const snapshots = new InMemorySnapshots();
     const kind = kinds[0]!;
-    const writer = new DeciderRunner(store, { snapshots: { store: snapshots, every: 2 } });
+    const writer = new DeciderRunner(store, { snapshots: { store: snapshots, key, every: 2 } });
     await runAll(writer, kind, kind.commands.slice(0, 3));
     await writer.snapshotsWritten();
-    const cold = new DeciderRunner(store, { snapshots: { store: snapshots, every: 2 } });
+    const cold = new DeciderRunner(store, { snapshots: { store: snapshots, key, every: 2 } });
     store.seenCommands.clear(); // the stream's duplicate window has passed
     const again = await cold.run(kind.aggregate, kind.id, kind.commands[0], meta('cmd-0'));
     expect(again.appended).toBe(false);
@@ -282,13 +287,13 @@ describe('aggregate snapshots', () => {
     const store = new InMemoryStore();
     const snapshots = new InMemorySnapshots();
     const kind = kinds[3]!;
-    const writer = new DeciderRunner(store, { snapshots: { store: snapshots, every: 1 } });
+    const writer = new DeciderRunner(store, { snapshots: { store: snapshots, key, every: 1 } });
     await runAll(writer, kind, kind.commands);
     await writer.snapshotsWritten();
     const stored = snapshots.entries.get(`memory.${kind.id}`)!;
     snapshots.entries.set(`memory.${kind.id}`, { ...stored, schema: kind.aggregate.snapshotVersion + 1 });
     const truth = await folded(store, kind);
-    const cold = new DeciderRunner(store, { snapshots: { store: snapshots, every: 100 } });
+    const cold = new DeciderRunner(store, { snapshots: { store: snapshots, key, every: 100 } });
     const loads: number[] = [];
     const load = store.load.bind(store);
     store.load = (name, id, after) => (loads.push(after ?? 0), load(name, id, after));
@@ -300,7 +305,7 @@ describe('aggregate snapshots', () => {
     const store = new InMemoryStore();
     const snapshots = new InMemorySnapshots();
     const kind = kinds[0]!;
-    const writer = new DeciderRunner(store, { snapshots: { store: snapshots, every: 1 } });
+    const writer = new DeciderRunner(store, { snapshots: { store: snapshots, key, every: 1 } });
     await runAll(writer, kind, kind.commands.slice(0, 3));
     await writer.snapshotsWritten();
     const stored = snapshots.entries.get(`cart.${kind.id}`)!;
@@ -308,7 +313,7 @@ describe('aggregate snapshots', () => {
     for (const body of [null, 'garbage', { state: { items: 7 }, commands: 'x' }, { commands: [] }]) {
       snapshots.entries.set(`cart.${kind.id}`, { ...stored, body });
       const cold = new DeciderRunner(store, {
-        snapshots: { store: snapshots, every: 100, onError: (error) => errors.push(error) },
+        snapshots: { store: snapshots, key, every: 100, onError: (error) => errors.push(error) },
       });
       expect(await cold.state(kind.aggregate, kind.id)).toEqual(await folded(store, kind));
     }
@@ -319,14 +324,14 @@ describe('aggregate snapshots', () => {
     const store = new InMemoryStore();
     const snapshots = new InMemorySnapshots();
     const kind = kinds[0]!;
-    const writer = new DeciderRunner(store, { snapshots: { store: snapshots, every: 1 } });
+    const writer = new DeciderRunner(store, { snapshots: { store: snapshots, key, every: 1 } });
     await runAll(writer, kind, kind.commands.slice(0, 3));
     await writer.snapshotsWritten();
     const stored = snapshots.entries.get(`cart.${kind.id}`)!;
     snapshots.entries.set(`cart.${kind.id}`, { ...stored, version: 999 });
     const errors: unknown[] = [];
     const cold = new DeciderRunner(store, {
-      snapshots: { store: snapshots, every: 100, onError: (error) => errors.push(error) },
+      snapshots: { store: snapshots, key, every: 100, onError: (error) => errors.push(error) },
     });
     expect(await cold.state(kind.aggregate, kind.id)).toEqual(await folded(store, kind));
     expect(errors).toHaveLength(1);
@@ -339,11 +344,132 @@ describe('aggregate snapshots', () => {
     const errors: unknown[] = [];
     const kind = kinds[3]!;
     const runner = new DeciderRunner(store, {
-      snapshots: { store: snapshots, every: 1, onError: (error) => errors.push(error) },
+      snapshots: { store: snapshots, key, every: 1, onError: (error) => errors.push(error) },
     });
     await runAll(runner, kind, kind.commands);
     await runner.snapshotsWritten();
     expect(store.messages).toHaveLength(3);
     expect(errors).toHaveLength(3);
+  });
+});
+
+describe('forged aggregate snapshots', () => {
+  const cart = kinds[0]!;
+  const otherCart = { ...cart, id: '1c8d7e6f-5a4b-4c3d-9e2f-1a0b9c8d7e6f' };
+  const cartKey = (id: string) => `cart.${id}`;
+
+  /**
+   * Cart A with a snapshot and commits after it, cart B with a different snapshot, both written
+   * by the service under `key`; what a reader of the bucket could copy or rewrite.
+   */
+  async function twoCarts() {
+    const store = new InMemoryStore();
+    const snapshots = new InMemorySnapshots();
+    const writer = new DeciderRunner(store, { snapshots: { store: snapshots, key, every: 2 } });
+    await runAll(writer, cart, cart.commands.slice(0, 5));
+    await runAll(writer, otherCart, cart.commands.slice(0, 2), 100);
+    await writer.snapshotsWritten();
+    await runAll(writer, cart, cart.commands.slice(5, 6), 5);
+    const genuine = snapshots.entries.get(cartKey(cart.id))!;
+    const other = snapshots.entries.get(cartKey(otherCart.id))!;
+    const commitsOfA = store.messages.filter((m) => m.subject === store.subject('cart', cart.id));
+    return { store, snapshots, genuine, other, commitsOfA };
+  }
+
+  /** Loads cart A cold from whatever its snapshot entry now holds. */
+  async function loadCold(store: InMemoryStore, snapshots: InMemorySnapshots) {
+    const errors: unknown[] = [];
+    const loads: number[] = [];
+    const load = store.load.bind(store);
+    store.load = (name, id, after) => (loads.push(after ?? 0), load(name, id, after));
+    const cold = new DeciderRunner(store, {
+      snapshots: { store: snapshots, key, every: 100, onError: (error) => errors.push(error) },
+    });
+    const loaded = await cold.state(cart.aggregate, cart.id);
+    store.load = load;
+    return { loaded, errors, loads };
+  }
+
+  const binding = (version: number, id = cart.id) => ({
+    aggregate: 'cart',
+    subject: `t.cart.${id}`,
+    version,
+    schema: cart.aggregate.snapshotVersion,
+  });
+
+  it('refuses a snapshot with a missing, wrong or foreign MAC, or replayed under another subject or sequence, and folds the events', async () => {
+    const { store, snapshots, genuine, other, commitsOfA } = await twoCarts();
+    const payloadOfB = (other.body as { payload: string }).payload;
+    const later = commitsOfA.at(-1)!.sequence;
+    const forgeries = {
+      'valid JSON without a MAC': { ...genuine, body: JSON.parse(payloadOfB) as unknown },
+      'a wrong MAC': { ...genuine, body: { payload: payloadOfB, mac: 'ab'.repeat(32) } },
+      'the MAC of another key': {
+        ...genuine,
+        body: authenticateSnapshot(randomBytes(32), binding(genuine.version), JSON.parse(payloadOfB)),
+      },
+      "another subject's snapshot": other,
+      'its own snapshot under a later sequence': { ...genuine, version: later },
+    };
+    const truth = await folded(store, cart);
+    for (const [forgery, stored] of Object.entries(forgeries)) {
+      snapshots.entries.set(cartKey(cart.id), stored);
+      const { loaded, errors, loads } = await loadCold(store, snapshots);
+      expect([forgery, loaded]).toEqual([forgery, truth]);
+      expect([forgery, loads]).toEqual([forgery, [0]]);
+      expect([forgery, errors.map((e) => (e as Error).name)]).toEqual([forgery, ['SnapshotRefusedError']]);
+    }
+    snapshots.entries.set(cartKey(cart.id), genuine);
+    const { loaded, errors, loads } = await loadCold(store, snapshots);
+    expect(loaded).toEqual(truth);
+    expect(loads).toEqual([genuine.version - 1]);
+    expect(errors).toEqual([]);
+  });
+
+  it('whatever a snapshot entry is rewritten to, the loaded state is the fold of the events, and only the untouched one is used', async () => {
+    const { store, snapshots, genuine, other, commitsOfA } = await twoCarts();
+    const truth = await folded(store, cart);
+    const body = genuine.body as { payload: string; mac: string };
+    const otherBody = other.body as { payload: string; mac: string };
+    const sequences = fc.constantFrom(...store.messages.map((m) => m.sequence), 999);
+    const flip = (text: string, at: number, to: string) => {
+      const i = at % text.length;
+      return text.slice(0, i) + to + text.slice(i + 1);
+    };
+    const tampering = fc.oneof(
+      fc.jsonValue().map((json) => ({ ...genuine, body: json })),
+      fc
+        .tuple(fc.nat(), fc.constantFrom('0', '1', '"', ':', '}', 'x'))
+        .map(([at, to]) => ({ ...genuine, body: { ...body, payload: flip(body.payload, at, to) } })),
+      fc
+        .tuple(fc.nat(), fc.constantFrom('0', '7', 'f'))
+        .map(([at, to]) => ({ ...genuine, body: { ...body, mac: flip(body.mac, at, to) } })),
+      sequences.map((version) => ({ ...genuine, version })),
+      sequences.map((version) => ({ ...other, version })),
+      fc
+        .tuple(sequences, fc.constantFrom(cart.id, otherCart.id), fc.constantFrom(body, otherBody))
+        .map(([version, id, source]) => ({
+          ...genuine,
+          version,
+          body: authenticateSnapshot(randomBytes(32), binding(version, id), JSON.parse(source.payload)),
+        })),
+      fc.constant(genuine),
+    );
+    await fc.assert(
+      fc.asyncProperty(tampering, async (stored) => {
+        snapshots.entries.set(cartKey(cart.id), stored);
+        const { loaded, errors, loads } = await loadCold(store, snapshots);
+        expect(loaded).toEqual(truth);
+        if (JSON.stringify(stored) === JSON.stringify(genuine)) {
+          expect(loads).toEqual([genuine.version - 1]);
+          expect(errors).toEqual([]);
+        } else {
+          expect(loads).toEqual([0]);
+          expect(errors.length).toBeGreaterThan(0);
+        }
+      }),
+      { numRuns: 300 },
+    );
+    expect(commitsOfA.at(-1)!.sequence).toBeGreaterThan(genuine.version);
   });
 });

@@ -1,5 +1,11 @@
 import type { Provider } from '@nestjs/common';
-import { AggregateCacheBounds, Aggregates, CommandExecutor, DeciderRunner } from '@shop/commands';
+import {
+  AggregateCacheBounds,
+  Aggregates,
+  CommandExecutor,
+  DeciderRunner,
+  SnapshotRefusedError,
+} from '@shop/commands';
 import type { EventStore } from '@shop/eventstore';
 import type { Logger } from '@shop/logging';
 import { PositionTracker, ProjectionReader, ReadModelPositions } from '@shop/projections';
@@ -10,13 +16,15 @@ import { EVENT_STORE, LOGGER, POSITION_TRACKER } from '../tokens';
  * projections that read each aggregate (`readers`, in `partitions` when partitioned): a command
  * answers once its write is readable.
  * `aggregateCache` bounds the folded aggregates the runner keeps between commands; a snapshot of
- * an aggregate is written every `snapshotEvery` commits of it (0: none).
+ * an aggregate is written every `snapshotEvery` commits of it (0: none), authenticated under
+ * `snapshotKey` (libs/config's snapshotMacKey), this service's own.
  */
 export function writeSideProviders(
   readers: readonly ProjectionReader[],
   readYourWritesTimeoutMs: number,
   aggregateCache: AggregateCacheBounds,
   snapshotEvery: number,
+  snapshotKey: Buffer,
   partitions: number,
 ): Provider[] {
   return [
@@ -35,11 +43,17 @@ export function writeSideProviders(
           snapshots: {
             store: store.snapshots,
             every: snapshotEvery,
+            key: snapshotKey,
             onError: (error, subject) =>
-              logger.warn(
-                { err: error, subject },
-                'aggregate snapshot skipped: the stream is folded instead',
-              ),
+              error instanceof SnapshotRefusedError
+                ? logger.error(
+                    { err: error, subject },
+                    'aggregate snapshot refused by its MAC: the stream is folded instead',
+                  )
+                : logger.warn(
+                    { err: error, subject },
+                    'aggregate snapshot skipped: the stream is folded instead',
+                  ),
           },
         }),
     },

@@ -1,5 +1,5 @@
 import type { DynamicModule } from '@nestjs/common';
-import type { GatewayConfig } from '@shop/config';
+import { snapshotMacKey, type GatewayConfig } from '@shop/config';
 import type { DatabaseHandle } from '@shop/db';
 import type { Logger } from '@shop/logging';
 import { readModel, readModelProjections } from '@shop/read-models';
@@ -58,6 +58,7 @@ export function gatewayInfrastructure(
           maxBytes: config.AGGREGATE_CACHE_MAX_BYTES,
         },
         config.AGGREGATE_SNAPSHOT_EVERY,
+        snapshotMacKey(config),
         config.STREAM_PARTITIONS,
       ),
     ],

@@ -1,5 +1,5 @@
 import type { DynamicModule } from '@nestjs/common';
-import type { SearchConfig } from '@shop/config';
+import { snapshotMacKey, type SearchConfig } from '@shop/config';
 import { migrateSchema } from '@shop/db';
 import type { DatabaseHandle } from '@shop/db';
 import type { Logger } from '@shop/logging';
@@ -33,6 +33,7 @@ export function searchInfrastructure(config: SearchConfig, logger: Logger): Dyna
           maxBytes: config.AGGREGATE_CACHE_MAX_BYTES,
         },
         config.AGGREGATE_SNAPSHOT_EVERY,
+        snapshotMacKey(config),
         config.STREAM_PARTITIONS,
       ),
     ],
