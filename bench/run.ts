@@ -93,6 +93,9 @@ const settings: Record<string, string> = {
   RATE_LIMIT_RPM: '100000000',
   // As deployed (libs/config's default); the growth phase's cold loads read the snapshots.
   AGGREGATE_SNAPSHOT_EVERY: '32',
+  // The stand-ins the bench measures with, by name: production runs neither unless named.
+  PRODUCT_SERVICE: 'mock',
+  CHAT_MODEL: 'offline',
   DATABASE_URL: databaseUrl,
   NATS_URL: natsUrl,
 };

@@ -84,6 +84,13 @@ describe('docker-compose.yml', () => {
     }
   });
 
+  it("makes the operator name the gateway's catalogue, and passes the chat model's settings for it to check", () => {
+    const gateway = compose.services.gateway!.environment!;
+    expect(gateway.PRODUCT_SERVICE).toMatch(required('PRODUCT_SERVICE'));
+    for (const variable of ['OPENAI_API_KEY', 'OPENAI_BASE_URL', 'CHAT_MODEL'])
+      expect([variable, gateway[variable]]).toEqual([variable, `\${${variable}:-}`]);
+  });
+
   it('runs Postgres and Redis with passwords compose requires', () => {
     const postgres = compose.services.postgres!;
     expect(postgres.environment?.POSTGRES_PASSWORD).toMatch(required('POSTGRES_PASSWORD'));

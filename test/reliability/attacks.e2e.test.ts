@@ -26,11 +26,16 @@ import {
  * tampering and replays; the deposit confirmation secret missing or guessed; SQL-looking input
  * in every string field. Each attack is refused in the envelope and leaves no event behind.
  */
-/** A production gateway needs a NATS credential; the test NATS is open and takes any. */
+/**
+ * A production gateway needs a NATS credential (the test NATS is open and takes any) and runs
+ * the mock catalogue and the offline model only when they are named.
+ */
 const production = {
   NODE_ENV: 'production',
   NATS_USER: 'gateway',
   NATS_PASSWORD: 'any-the-test-nats-is-open',
+  PRODUCT_SERVICE: 'mock',
+  CHAT_MODEL: 'offline',
 };
 let sui: SuiSandbox;
 let stack: Stack;

@@ -6,6 +6,7 @@ import { assistantEnv } from './assistant-config';
 import { memwalEnv } from './memwal-config';
 import { productionRules } from './production-rules';
 import { sharedEnv } from './shared-config';
+import { productionNamesTheCatalogue, productionNamesTheModel } from './stand-in-choices';
 import { writeSideFields } from './write-side-config';
 
 const onchainVariables = [
@@ -32,7 +33,8 @@ export const gatewayEnv = sharedEnv
     /** /metrics (with /ready and /health) on a port of its own, never on the public PORT. */
     METRICS_PORT: port(9465),
     RATE_LIMIT_RPM: z.coerce.number().int().min(1).default(30),
-    PRODUCT_SERVICE: z.enum(['mock', 'scraping']).default('mock'),
+    /** `mock` outside production when unset; production names it (productionNamesTheCatalogue). */
+    PRODUCT_SERVICE: z.enum(['mock', 'scraping']).optional(),
     CART_SERVICE: z.enum(['db', 'onchain']).default('db'),
     CHAIN_CONTRACT_ADDRESS: suiAddress.optional(),
     CHAIN_CART_REGISTRY_ID: suiAddress.optional(),
@@ -85,8 +87,11 @@ export const gatewayEnv = sharedEnv
       { when: () => true },
     ),
   )
+  .check(productionNamesTheCatalogue)
+  .transform((env) => ({ ...env, PRODUCT_SERVICE: env.PRODUCT_SERVICE ?? 'mock' }))
   // Intersected rather than spread into the object so MemWal keeps its own cross-field rule.
   .and(assistantEnv)
-  .and(memwalEnv);
+  .and(memwalEnv)
+  .check(productionNamesTheModel);
 
 export type GatewayConfig = z.output<typeof gatewayEnv>;

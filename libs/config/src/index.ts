@@ -16,3 +16,4 @@ export * from './memwal-config';
 export * from './tracing-config';
 export * from './stack-config';
 export * from './snapshot-mac-key';
+export * from './stand-in-choices';

@@ -67,10 +67,14 @@ describe('gateway configuration', () => {
       'PROVIDER_JWT_AUDIENCE: required in production',
       'DATA_ENCRYPTION_KEY: required in production',
       'NATS_USER: required in production (with NATS_PASSWORD), or NATS_CREDS',
+      'PRODUCT_SERVICE: required in production: scraping, or mock to run the mock catalogue by name',
+      'OPENAI_API_KEY: required in production, or CHAT_MODEL=offline to run the offline model by name',
     ]);
     expect(
       problemsOf({
         NODE_ENV: 'production',
+        PRODUCT_SERVICE: 'scraping',
+        OPENAI_API_KEY: 'sk-live',
         WALLET_ENCRYPTION_KEY: 'ab'.repeat(32),
         DATA_ENCRYPTION_KEY: 'cd'.repeat(32),
         PROVIDER_JWKS_URL: 'https://provider.example/.well-known/jwks.json',
@@ -86,5 +90,54 @@ describe('gateway configuration', () => {
         problemsOf({ NODE_ENV, PROVIDER_JWKS_URL: 'http://127.0.0.1:4010/.well-known/jwks.json' }),
       ).toEqual([]);
     }
+  });
+
+  describe('the stand-ins in production', () => {
+    const production = {
+      NODE_ENV: 'production',
+      WALLET_ENCRYPTION_KEY: 'ab'.repeat(32),
+      DATA_ENCRYPTION_KEY: 'cd'.repeat(32),
+      PROVIDER_JWT_ISSUER: 'https://provider.example',
+      PROVIDER_JWT_AUDIENCE: 'shop',
+      NATS_CREDS: '/run/secrets/gateway.creds',
+    };
+    const catalogue =
+      'PRODUCT_SERVICE: required in production: scraping, or mock to run the mock catalogue by name';
+    const model =
+      'OPENAI_API_KEY: required in production, or CHAT_MODEL=offline to run the offline model by name';
+
+    it('refuses to start with the mock catalogue or the offline model when their settings are missing, naming each', () => {
+      expect(problemsOf(production)).toEqual([catalogue, model]);
+      // Unset NODE_ENV is production too.
+      expect(problemsOf({ ...production, NODE_ENV: '' })).toEqual([catalogue, model]);
+      // Another model named without a key would still fall back to the offline one.
+      expect(problemsOf({ ...production, PRODUCT_SERVICE: 'scraping', CHAT_MODEL: 'gpt-4o-mini' })).toEqual([
+        model,
+      ]);
+      expect(problemsOf({ ...production, OPENAI_API_KEY: 'sk-live', OPENAI_BASE_URL: '' })).toEqual([
+        catalogue,
+      ]);
+    });
+
+    it('runs them when the operator names them', () => {
+      const config = loadConfig(gatewayEnv, {
+        ...production,
+        PRODUCT_SERVICE: 'mock',
+        CHAT_MODEL: 'offline',
+      });
+      expect(config).toMatchObject({ PRODUCT_SERVICE: 'mock', CHAT_MODEL: 'offline' });
+      expect(config.OPENAI_API_KEY).toBeUndefined();
+      expect(
+        loadConfig(gatewayEnv, { ...production, PRODUCT_SERVICE: 'scraping', OPENAI_API_KEY: 'sk-live' }),
+      ).toMatchObject({ PRODUCT_SERVICE: 'scraping', OPENAI_API_KEY: 'sk-live' });
+    });
+
+    it('keeps both the defaults outside production', () => {
+      for (const NODE_ENV of ['development', 'test']) {
+        const config = loadConfig(gatewayEnv, { NODE_ENV });
+        expect(config.PRODUCT_SERVICE).toBe('mock');
+        expect(config.OPENAI_API_KEY).toBeUndefined();
+      }
+    });
   });
 });

@@ -43,6 +43,8 @@ describe('production is the default', () => {
       WALLET_ENCRYPTION_KEY: 'ab'.repeat(32),
       PROVIDER_JWT_ISSUER: 'https://provider.example',
       PROVIDER_JWT_AUDIENCE: 'shop',
+      PRODUCT_SERVICE: 'scraping',
+      OPENAI_API_KEY: 'sk-live',
     };
     const config = loadConfig(schema, { ...basics, ...productionKeys, ...gatewayKeys }) as {
       NODE_ENV: string;
@@ -66,6 +68,8 @@ describe('production is the default', () => {
       'PROVIDER_JWT_AUDIENCE: required in production',
       'DATA_ENCRYPTION_KEY: required in production',
       natsCredential,
+      'PRODUCT_SERVICE: required in production: scraping, or mock to run the mock catalogue by name',
+      'OPENAI_API_KEY: required in production, or CHAT_MODEL=offline to run the offline model by name',
     ]);
   });
 
