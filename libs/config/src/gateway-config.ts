@@ -3,6 +3,7 @@ import { hex32Bytes, port, sqlIdentifier, url } from './env-types';
 import { reconcileIntervalMs, relayerPrivateKey, suiAddress, suiCoinType } from './chain-config';
 import { indexerFields } from './chain-indexer-config';
 import { assistantEnv } from './assistant-config';
+import { corsOriginList } from './cors-config';
 import { memwalEnv } from './memwal-config';
 import { productionRules } from './production-rules';
 import { sharedEnv } from './shared-config';
@@ -33,6 +34,8 @@ export const gatewayEnv = sharedEnv
     /** /metrics (with /ready and /health) on a port of its own, never on the public PORT. */
     METRICS_PORT: port(9465),
     RATE_LIMIT_RPM: z.coerce.number().int().min(1).default(30),
+    /** Unset: the spec's origins outside production, none in production (corsOrigins). */
+    CORS_ORIGINS: corsOriginList.optional(),
     /** `mock` outside production when unset; production names it (productionNamesTheCatalogue). */
     PRODUCT_SERVICE: z.enum(['mock', 'scraping']).optional(),
     CART_SERVICE: z.enum(['db', 'onchain']).default('db'),

@@ -17,3 +17,4 @@ export * from './tracing-config';
 export * from './stack-config';
 export * from './snapshot-mac-key';
 export * from './stand-in-choices';
+export * from './cors-config';

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import fastifyCookie from '@fastify/cookie';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
-import type { GatewayConfig } from '@shop/config';
+import { corsOrigins, type GatewayConfig } from '@shop/config';
 import type { Logger } from '@shop/logging';
 import { AppModule } from './app.module';
 import { CatalogImageAddress } from './catalog-images/catalog-image-address';
@@ -13,15 +13,6 @@ import { envelopeClientError } from './http/client-error';
 import type { GatewayOverrides } from './infrastructure/gateway-overrides';
 import { closeConnectionsWhenClosing, installRequestContext } from '@shop/http';
 import { installHttpMetrics, ServiceMetrics } from '@shop/metrics';
-
-/** The spec's credentialed origins; `null` is the literal origin of pages opened from local files. */
-const allowedOrigins = new Set([
-  'http://localhost:8080',
-  'http://localhost:3000',
-  'http://localhost:3001',
-  'http://localhost:5173',
-  'null',
-]);
 
 /** Bodies beyond this are refused before parsing (413 in the envelope). */
 const bodyLimitBytes = 1024 * 1024;
@@ -63,6 +54,7 @@ export async function createGatewayApp(
   installBodyParsers(app, bodyLimitBytes);
   await app.register(fastifyCookie);
   // Echo exactly an allowed origin; any other origin gets no CORS headers at all.
+  const allowedOrigins = corsOrigins(config);
   app.enableCors({
     origin: (origin, callback) =>
       callback(null, origin !== undefined && allowedOrigins.has(origin) ? origin : false),

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testDataEncryptionKey } from '@shop/testing';
 import { eventually, startTestStack, TestClient, TestStack } from './stack';
 
 let stack: TestStack;
@@ -398,5 +399,70 @@ describe('CORS', () => {
       expect(res.headers.get('access-control-allow-origin')).toBeNull();
       expect(res.headers.get('access-control-allow-credentials')).toBeNull();
     }
+  });
+
+  describe('in production', () => {
+    /** A production gateway beside the test one: its own keys, a NATS credential, the stand-ins named. */
+    const production = () => ({
+      NODE_ENV: 'production',
+      DATA_ENCRYPTION_KEY: testDataEncryptionKey(stack.env).toString('hex'),
+      NATS_USER: 'gateway',
+      NATS_PASSWORD: 'any-the-test-nats-is-open',
+      PRODUCT_SERVICE: 'mock',
+      CHAT_MODEL: 'offline',
+    });
+    const corsOf = async (url: string, origin: string) => {
+      const simple = await fetch(`${url}/health`, { headers: { origin } });
+      const preflight = await fetch(`${url}/api/cart`, {
+        method: 'OPTIONS',
+        headers: { origin, 'access-control-request-method': 'POST' },
+      });
+      return [simple, preflight].map((res) => [
+        res.headers.get('access-control-allow-origin'),
+        res.headers.get('access-control-allow-credentials'),
+      ]);
+    };
+
+    it('refuses origin null and the localhost origins unless the operator lists them', async () => {
+      const url = await stack.startGateway(production());
+      for (const origin of allowed) {
+        expect([origin, await corsOf(url, origin)]).toEqual([
+          origin,
+          [
+            [null, null],
+            [null, null],
+          ],
+        ]);
+      }
+    });
+
+    it("echoes exactly the operator's CORS_ORIGINS, null only when listed", async () => {
+      const url = await stack.startGateway({
+        ...production(),
+        CORS_ORIGINS: 'https://shop.example.com,null',
+      });
+      for (const origin of ['https://shop.example.com', 'null']) {
+        expect([origin, await corsOf(url, origin)]).toEqual([
+          origin,
+          [
+            [origin, 'true'],
+            [origin, 'true'],
+          ],
+        ]);
+      }
+      for (const origin of [
+        'http://localhost:5173',
+        'https://evil.example.com',
+        'https://shop.example.com.evil',
+      ]) {
+        expect([origin, await corsOf(url, origin)]).toEqual([
+          origin,
+          [
+            [null, null],
+            [null, null],
+          ],
+        ]);
+      }
+    });
   });
 });
