@@ -105,10 +105,13 @@ export async function startBenchStack(
   const gatewayMetricsUrl = `http://127.0.0.1:${gatewayMetricsPort}`;
   const projectorUrl = `http://127.0.0.1:${metricsPort}`;
   const started: ServiceProcess[] = [];
-  const stop = async () => {
-    for (const service of started.reverse()) await service.stop();
-    await provider.close();
-  };
+  let stopping: Promise<void> | null = null;
+  /** Once, however often it is called (the bench stops the main stack before its tracing phase). */
+  const stop = () =>
+    (stopping ??= (async () => {
+      for (const service of started.reverse()) await service.stop();
+      await provider.close();
+    })());
   const entry = (service: string) =>
     compiled ? `services/${service}/dist/main.js` : `services/${service}/src/main.ts`;
   try {

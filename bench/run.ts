@@ -13,6 +13,13 @@ import { openDataKeyVault } from '@shop/wallets';
 import { ApiClient } from './api-client';
 import { BenchNames, benchNames, BenchStack, startBenchStack } from './bench-stack';
 import { buildServices } from './build-services';
+import {
+  BENCH_POOL_DURING_TRACING,
+  benchDemands,
+  benchPoolFor,
+  checkConnectionBudget,
+  TRACING_POOL_SIZE,
+} from './connection-budget';
 import { measureEncryptionCost } from './encryption-cost';
 import { eventsPerUser } from './event-history';
 import { idleSchemaSuffixes, measureIdleStack, stackPackages } from './idle-stack';
@@ -20,7 +27,8 @@ import { growth, memory, pacedWrites, PhaseContext, rawPath, readPath, rebuild, 
 import { renderTable, resultRows } from './report';
 import { profileThisProcess } from './self-profile';
 import { measureProjectorThroughput } from './projector-throughput';
-import { measureTracingCost } from './tracing-cost';
+import { measureTracingCost, tracingVariants } from './tracing-cost';
+import { readServerConnections } from './server-connections';
 import { onboardUsers } from './users';
 
 /**
@@ -42,7 +50,8 @@ import { onboardUsers } from './users';
  * goes to 16x), --phases idle,write,raw,read,paced,growth,rebuild,throughput,encryption,tracing
  * (all), --throughput-events N (100000), --throughput-partitions N (4: STREAM_PARTITIONS there),
  * --tracing-rounds N (6: slices of the tracing cost, each a quarter of --seconds),
- * --tracing-rate N (20 cart operations/s per stack in those slices), --profile
+ * --tracing-rate N (20 cart operations/s per stack in those slices), --tracing-pool-size N (5:
+ * DATABASE_POOL_SIZE of each tracing stack's gateway and projector), --profile
  * (V8 CPU profiles of the gateway and projector under bench/results/profiles-*), --projector-env
  * KEY=VALUE (see below), --transpiled (TypeScript through the runtime transpiler in development
  * mode, as `npm start` runs it, instead of the build), --baseline <results.json> (an earlier
@@ -64,6 +73,8 @@ const phases = new Set(
 );
 const tracingRounds = Number(option('tracing-rounds', '6'));
 const tracingRate = Number(option('tracing-rate', '20'));
+const tracingPoolSize = Number(option('tracing-pool-size', String(TRACING_POOL_SIZE)));
+const benchPoolSize = benchPoolFor(concurrency);
 const throughputEvents = Number(option('throughput-events', '100000'));
 const throughputPartitions = Number(option('throughput-partitions', '4'));
 const compiled = !args.includes('--transpiled');
@@ -132,13 +143,27 @@ async function main(): Promise<void> {
   );
   // A fresh machine has no database yet; `npm start` would create it, the bench must too.
   if (await ensureDatabase(databaseUrl)) log(`created the database of ${databaseUrl}`);
+  // Before anything is built or started: a phase past the server's connections would fail minutes in.
+  checkConnectionBudget(
+    await readServerConnections(databaseUrl),
+    benchDemands({
+      benchPool: benchPoolSize,
+      tracing: phases.has('tracing')
+        ? {
+            stacks: tracingVariants.length,
+            pools: { gateway: tracingPoolSize, projector: tracingPoolSize },
+            benchPool: BENCH_POOL_DURING_TRACING,
+          }
+        : null,
+    }),
+  );
   const build = compiled
     ? { seconds: buildServices(phases.has('idle') ? stackPackages : ['@shop/gateway', '@shop/projector']) }
     : null;
   if (build) log(`built the services in ${build.seconds.toFixed(1)} s`);
   const nc = await connectNats({ NATS_URL: natsUrl, ...natsCredential }, 'bench');
-  const database = createDatabase(databaseUrl, { max: concurrency + 4, applicationName: 'bench' });
-  const db = database.db as Kysely<unknown>;
+  let database = createDatabase(databaseUrl, { max: benchPoolSize, applicationName: 'bench' });
+  let db = database.db as Kysely<unknown>;
   const stack = await startBenchStack(
     names,
     env,
@@ -250,6 +275,14 @@ async function main(): Promise<void> {
       );
     }
     if (phases.has('tracing')) {
+      // Its five stacks need the connections the main stack and the bench's pool hold (see
+      // connection-budget.ts): the stack is measured a last time and stopped, the pool closed down
+      // to what cleaning up needs.
+      rss.atEnd = memory(stack);
+      await stack.stop();
+      await database.close();
+      database = createDatabase(databaseUrl, { max: BENCH_POOL_DURING_TRACING, applicationName: 'bench' });
+      db = database.db as Kysely<unknown>;
       const stacks = {
         untraced: benchNames(),
         twin: benchNames(),
@@ -261,7 +294,12 @@ async function main(): Promise<void> {
         results.tracing = await measureTracingCost({
           names: stacks,
           base: env,
-          settings: { ...settings, ...natsCredential, ...profileSettings },
+          settings: {
+            ...settings,
+            ...natsCredential,
+            ...profileSettings,
+            DATABASE_POOL_SIZE: String(tracingPoolSize),
+          },
           compiled,
           users: 64,
           perSecond: tracingRate,
@@ -276,7 +314,7 @@ async function main(): Promise<void> {
         }
       }
     }
-    rss.atEnd = memory(stack);
+    rss.atEnd ??= memory(stack);
   } finally {
     await api.close();
     await stack.stop();

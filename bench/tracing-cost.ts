@@ -11,8 +11,9 @@ interface Side {
   users: BenchUser[];
 }
 
-const variants = ['untraced', 'twin', 'every', 'sampled', 'queries'] as const;
-type Variant = (typeof variants)[number];
+/** One stack each, all running at once. */
+export const tracingVariants = ['untraced', 'twin', 'every', 'sampled', 'queries'] as const;
+type Variant = (typeof tracingVariants)[number];
 const traced = ['every', 'sampled', 'queries'] as const;
 
 export interface TracingCostOptions {
@@ -99,7 +100,7 @@ export async function measureTracingCost(options: TracingCostOptions) {
     log(
       'tracing cost: starting two untraced stacks, one exporting every span, one a tenth of them, and one with query spans too',
     );
-    for (const variant of variants) {
+    for (const variant of tracingVariants) {
       const names = options.names[variant];
       const stack = await startBenchStack(
         names,
@@ -112,26 +113,26 @@ export async function measureTracingCost(options: TracingCostOptions) {
       sides[variant] = { stack, api, users: [] };
       sides[variant].users = await onboardUsers(api, stack.provider, options.users, 16, names.runId);
     }
-    const all = variants.map((variant) => sides[variant]!);
+    const all = tracingVariants.map((variant) => sides[variant]!);
     // A stack's CPU per command falls for its first minute or so (the JIT's tiers, the caches
     // filling): the stacks started first would otherwise look cheaper.
     log(`tracing cost: warming every stack up for ${warmUpSeconds} s`);
     await Promise.all(all.map((side) => slice(side, perSecond, warmUpSeconds)));
     const totals = Object.fromEntries(
-      variants.map((v) => [v, { commands: 0, cpu: 0, gatewayCpu: 0, errors: 0 }]),
+      tracingVariants.map((v) => [v, { commands: 0, cpu: 0, gatewayCpu: 0, errors: 0 }]),
     ) as Record<Variant, Slice>;
     // The twin's slices against the other untraced stack; each traced stack's against both.
     const perRound = Object.fromEntries(
       (['twin', ...traced] as const).map((v) => [v, [] as number[]]),
     ) as Record<'twin' | (typeof traced)[number], number[]>;
     for (let round = 1; round <= rounds; round++) {
-      for (const variant of variants)
+      for (const variant of tracingVariants)
         await options.markProfiles?.(sides[variant]!.stack, `before-tracing-${variant}-${round}`);
       const measured = await Promise.all(all.map((side) => slice(side, perSecond, sliceSeconds)));
-      for (const variant of variants)
+      for (const variant of tracingVariants)
         await options.markProfiles?.(sides[variant]!.stack, `tracing-${variant}-${round}`);
       const perCommand = {} as Record<Variant, number>;
-      variants.forEach((variant, i) => {
+      tracingVariants.forEach((variant, i) => {
         const m = measured[i]!;
         perCommand[variant] = m.cpu / m.commands;
         for (const key of ['commands', 'cpu', 'gatewayCpu', 'errors'] as const)
@@ -142,7 +143,7 @@ export async function measureTracingCost(options: TracingCostOptions) {
       for (const variant of traced)
         perRound[variant].push(round1((perCommand[variant] / untraced - 1) * 100));
       log(
-        `tracing cost: round ${round}/${rounds}: CPU ms per command ${variants
+        `tracing cost: round ${round}/${rounds}: CPU ms per command ${tracingVariants
           .map((v) => `${v} ${(perCommand[v] * 1000).toFixed(3)}`)
           .join(', ')}`,
       );
@@ -153,9 +154,11 @@ export async function measureTracingCost(options: TracingCostOptions) {
       rounds,
       sliceSeconds,
       perSecond,
-      cpuMsPerCommand: Object.fromEntries(variants.map((v) => [v, msPer(totals[v].cpu, totals[v].commands)])),
+      cpuMsPerCommand: Object.fromEntries(
+        tracingVariants.map((v) => [v, msPer(totals[v].cpu, totals[v].commands)]),
+      ),
       gatewayCpuMsPerCommand: Object.fromEntries(
-        variants.map((v) => [v, msPer(totals[v].gatewayCpu, totals[v].commands)]),
+        tracingVariants.map((v) => [v, msPer(totals[v].gatewayCpu, totals[v].commands)]),
       ),
       /** The twin against the other untraced stack: how far two identical stacks differ. */
       noiseFloorPercent: round1((perCommand('twin') / perCommand('untraced') - 1) * 100),
@@ -165,10 +168,10 @@ export async function measureTracingCost(options: TracingCostOptions) {
       ),
       overheadPercentPerRound: perRound,
       tracesCollected: collector.traces().size,
-      errors: variants.reduce((sum, v) => sum + totals[v].errors, 0),
+      errors: tracingVariants.reduce((sum, v) => sum + totals[v].errors, 0),
     };
   } finally {
-    for (const variant of variants) {
+    for (const variant of tracingVariants) {
       await sides[variant]?.api.close();
       await sides[variant]?.stack.stop();
     }

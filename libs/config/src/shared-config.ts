@@ -18,6 +18,13 @@ export const sharedEnv = z.object({
   NATS_TLS_CERT: unsetWhenEmpty(z.string().min(1)),
   NATS_TLS_KEY: unsetWhenEmpty(z.string().min(1)),
   DATABASE_URL: z.string().default('postgres://postgres@127.0.0.1:5432/shop'),
+  /**
+   * The most connections of the process's Postgres pool; unset, the service's own size (gateway
+   * 20, projector and search 10, analytics 5, chain indexer 2). Its locks hold connections of
+   * their own besides (one per single-active reaction or projection; see "The benchmark" in
+   * docs/operations.md).
+   */
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(1000).optional(),
   REDIS_URL: z.string().default('redis://127.0.0.1:6379'),
   REDIS_KEY_PREFIX: z.string().default('shop:'),
   EVENT_STREAM: natsToken.default('SHOP'),

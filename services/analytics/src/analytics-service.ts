@@ -40,7 +40,10 @@ export async function startAnalytics(config: AnalyticsConfig, logger: Logger): P
     replicas: config.EVENT_STREAM_REPLICAS,
   });
   await store.ensureStream();
-  const database = createDatabase(config.DATABASE_URL, { applicationName: 'analytics', max: 5 });
+  const database = createDatabase(config.DATABASE_URL, {
+    applicationName: 'analytics',
+    max: config.DATABASE_POOL_SIZE ?? 5,
+  });
   const untyped = database.db as Kysely<unknown>;
   await migrateSchema(untyped, config.ANALYTICS_SCHEMA, analyticsMigrations);
 

@@ -11,7 +11,10 @@ runService('chain-indexer', async () => {
   const config = loadConfigOrExit(chainIndexerEnv, 'chain-indexer');
   const logger = createLogger('chain-indexer', config.LOG_LEVEL);
   const store = await openEventStore(config, 'chain-indexer');
-  const database = createDatabase(config.DATABASE_URL, { max: 2, applicationName: 'chain-indexer' });
+  const database = createDatabase(config.DATABASE_URL, {
+    max: config.DATABASE_POOL_SIZE ?? 2,
+    applicationName: 'chain-indexer',
+  });
   const indexer = await startChainIndexer(config, store, database, logger);
   logger.info(
     { packageId: config.CHAIN_CONTRACT_ADDRESS, rpc: config.CHAIN_RPC_URL },

@@ -44,7 +44,10 @@ export interface RunningProjector {
  */
 export async function startProjector(config: ProjectorConfig, logger: Logger): Promise<RunningProjector> {
   const nc: NatsConnection = await connectNats(config, 'projector');
-  const database: DatabaseHandle = createDatabase(config.DATABASE_URL, { applicationName: 'projector' });
+  const database: DatabaseHandle = createDatabase(config.DATABASE_URL, {
+    applicationName: 'projector',
+    max: config.DATABASE_POOL_SIZE ?? 10,
+  });
   const store = await EventStore.create(nc, {
     stream: config.EVENT_STREAM,
     subjectPrefix: config.EVENT_SUBJECT_PREFIX,

@@ -24,7 +24,7 @@ export function gatewayInfrastructure(
     config,
     logger,
     clientName: 'gateway',
-    poolSize: 20,
+    poolSize: config.DATABASE_POOL_SIZE ?? 20,
     trackedSchema: config.READ_MODEL_SCHEMA,
     dataKeys: DATA_KEYS,
     providers: [

@@ -15,7 +15,7 @@ export function searchInfrastructure(config: SearchConfig, logger: Logger): Dyna
     config,
     logger,
     clientName: 'search',
-    poolSize: 10,
+    poolSize: config.DATABASE_POOL_SIZE ?? 10,
     trackedSchema: config.SEARCH_SCHEMA,
     prepareDatabase: (db) => migrateSchema(db, config.SEARCH_SCHEMA, searchMigrations),
     providers: [
