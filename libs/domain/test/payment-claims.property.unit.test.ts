@@ -114,7 +114,7 @@ class Gateway {
         [status, code] = [400, error.code];
       }
     }
-    const verdict = confirmationVerdict(status, code);
+    const verdict = confirmationVerdict(status, code, status === 200);
     if (verdict === 'acknowledged') return { acknowledged: true, backendStatus: status, attempts: 1 };
     if (verdict === 'refused') {
       return { acknowledged: false, refused: true, reason: code ?? '', backendStatus: status, attempts: 1 };
