@@ -5,7 +5,7 @@ import { EventStore, parseCommit } from '@shop/eventstore';
 import { withCorrelationId } from '@shop/logging';
 import { traceEvent, tracedProcess } from '@shop/tracing';
 import { AdvisoryLock, ExclusiveLock } from './advisory-lock';
-import { LockTiming, noLockCheck } from './lock-session';
+import { LockLost, LockTiming, noLockCheck } from './lock-session';
 import { Reaction } from './reaction';
 import { ReactionHosts } from './reaction-hosts';
 import {
@@ -339,6 +339,8 @@ export class ReactionRunner {
         message.ack();
         return;
       } catch (error) {
+        // The runner's lock, checked by an effect: the message is the next holder's, not a failure.
+        if (error instanceof LockLost && this.letsGo(message, entry)) return;
         if (attempt >= max || error instanceof UnprocessableEvent) {
           if (!parking) {
             logger.error({ ...entry, err: error }, 'reaction gave up; event dropped (no parking)');
