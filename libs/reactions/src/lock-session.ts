@@ -37,9 +37,10 @@ export function serverSilenceMs(timing: LockTiming): number {
 }
 
 /**
- * The server-side settings of a lock's session, sent in its startup packet so they hold from
- * its first query. Each is a way the server ends a session whose client has gone silent; each
- * waits at least `serverSilenceMs` after the last thing the client sent:
+ * The server-side settings of a lock's session, set before its first lock is taken (with SET
+ * rather than in the startup packet, which poolers refuse). Each is a way the server ends a
+ * session whose client has gone silent; each waits at least `serverSilenceMs` after the last
+ * thing the client sent:
  * - `idle_session_timeout`: the backend ends once idle that long after its last query, the only
  *   one that also works through a proxy or pooler that keeps the TCP connection itself alive;
  * - `tcp_keepalives_idle`: probes start only after that long without a packet from the client;
@@ -48,15 +49,14 @@ export function serverSilenceMs(timing: LockTiming): number {
  */
 function serverSettings(timing: LockTiming): string {
   const silenceMs = serverSilenceMs(timing);
-  return [
-    `idle_session_timeout=${silenceMs}`,
-    `tcp_keepalives_idle=${Math.ceil(silenceMs / 1000)}`,
-    'tcp_keepalives_interval=1',
-    'tcp_keepalives_count=3',
-    `tcp_user_timeout=${silenceMs}`,
-  ]
-    .map((setting) => `-c ${setting}`)
-    .join(' ');
+  const settings: [string, number][] = [
+    ['idle_session_timeout', silenceMs],
+    ['tcp_keepalives_idle', Math.ceil(silenceMs / 1000)],
+    ['tcp_keepalives_interval', 1],
+    ['tcp_keepalives_count', 3],
+    ['tcp_user_timeout', silenceMs],
+  ];
+  return settings.map(([name, value]) => `SET ${name} = ${value};`).join(' ');
 }
 
 /** Thrown by an effect's check when its lock may have passed to another process. */
@@ -133,7 +133,6 @@ export class LockSession {
     const client = new pg.Client({
       connectionString: databaseUrl,
       application_name: applicationName.slice(0, 63),
-      options: serverSettings(timing),
       keepAlive: true,
       keepAliveInitialDelayMillis: timing.heartbeatMs,
       connectionTimeoutMillis: timing.leaseMs,
@@ -142,6 +141,7 @@ export class LockSession {
     client.on('error', () => undefined);
     try {
       await client.connect();
+      await client.query(serverSettings(timing));
     } catch (error) {
       await client.end().catch(() => undefined);
       throw error;
