@@ -33,6 +33,7 @@ export * from './memory/memory-aggregate';
 export * from './deposit/deposit-decider';
 export * from './deposit/funding-outcome';
 export * from './deposit/deposit-refusals';
+export * from './deposit/deposit-claimant';
 export * from './deposit/deposit-aggregate';
 export * from './deposit/deposit-order-id';
 export * from './name-based-uuid';

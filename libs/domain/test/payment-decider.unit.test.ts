@@ -142,8 +142,30 @@ describe('payment decider: verification', () => {
     }
   });
 
-  it('refuses another user a digest already claimed', () => {
-    given(started, verified).when(verify(undefined, otherUser)).thenThrows('TX_HASH_CLAIMED', 'conflict');
+  it('refuses another user a digest whose claim the backend acknowledged', () => {
+    given(started, verified, forwarded)
+      .when(verify(undefined, otherUser))
+      .thenThrows('TX_HASH_CLAIMED', 'conflict');
+  });
+
+  it('lets another user claim a digest the backend has not acknowledged yet, without the chain', () => {
+    const notYet: PaymentEvent = {
+      type: 'PaymentConfirmationForwardFailed',
+      data: { reason: 'the backend answered 400: WALLET_NOT_PROVISIONED', backendStatus: 400, attempts: 1 },
+    };
+    const takeover = given(started, verified, notYet).when(verify(undefined, otherUser));
+    takeover.then([{ ...started, data: { ...started.data, userId: otherUser } }, verified]);
+    expect(given(started, verified, notYet, ...takeover.events()).state).toMatchObject({
+      status: 'PENDING',
+      userId: otherUser,
+      failureReason: null,
+      amount: '1500',
+      payer,
+    });
+  });
+
+  it('records nothing when the claimant of an unacknowledged digest verifies it again', () => {
+    given(started, verified).when(verify()).then([]);
   });
 
   it('needs the chain’s answer before recording a new payment', () => {

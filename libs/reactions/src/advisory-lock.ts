@@ -1,7 +1,8 @@
-import pg from 'pg';
+import { defaultLockTiming, LockCheck, LockLost, LockSession, LockTiming } from './lock-session';
 
-/** A lock one process at a time holds, lost when its holder dies. */
-export interface ExclusiveLock {
+/** A lock one process at a time holds, lost when its holder dies or falls silent. */
+export interface ExclusiveLock extends LockCheck {
+  /** Whether this process holds it: false as soon as its lease has lapsed, whatever Postgres knows. */
   readonly held: boolean;
   /** Takes the lock unless another holds it; true while this one holds it. */
   tryAcquire(): Promise<boolean>;
@@ -9,12 +10,13 @@ export interface ExclusiveLock {
 }
 
 /**
- * A Postgres session-level advisory lock on a connection of its own: held while that connection
- * lives, so the death of the holding process frees it for a standby. One process at a time runs
- * each reaction, and drives a reconciler's open work, under one.
+ * A Postgres session-level advisory lock on a session of its own (see LockSession): held while
+ * that session lives and answers its heartbeats, so the death or silence of the holding process
+ * frees it for a standby, and the holder stops before the standby can start. One process at a
+ * time runs each reaction, and drives a reconciler's open work, under one.
  */
 export class AdvisoryLock implements ExclusiveLock {
-  private client: pg.Client | null = null;
+  private session: LockSession | null = null;
 
   constructor(
     private readonly databaseUrl: string,
@@ -22,48 +24,56 @@ export class AdvisoryLock implements ExclusiveLock {
     private readonly name: string,
     /** How the holding session shows in pg_stat_activity. */
     private readonly applicationName: string,
-    /** Called when the connection ends while the lock was held: another session may take it now. */
+    /** Called when the lock is lost (its session ended or fell silent): its work must stop. */
     private readonly onLost: () => void = () => undefined,
+    private readonly timing: LockTiming = defaultLockTiming,
   ) {}
 
   get held(): boolean {
-    return this.client !== null;
+    return this.session?.live === true;
+  }
+
+  assertHeld(): void {
+    if (!this.held) throw new LockLost(this.name);
   }
 
   /** Takes the lock unless another session holds it; true while this one holds it. */
   async tryAcquire(): Promise<boolean> {
-    if (this.client) return true;
-    const client = new pg.Client({
-      connectionString: this.databaseUrl,
-      application_name: this.applicationName.slice(0, 63),
-    });
-    client.on('error', () => undefined);
+    if (this.session) return this.held;
+    const session: LockSession = await LockSession.open(
+      this.databaseUrl,
+      this.applicationName,
+      this.timing,
+      () => {
+        if (this.session !== session) return;
+        this.session = null;
+        this.onLost();
+      },
+    );
     try {
-      await client.connect();
-      const result = await client.query<{ locked: boolean }>(
+      const result = await session.query<{ locked: boolean }>(
         'SELECT pg_try_advisory_lock(hashtext($1)) AS locked',
         [this.name],
       );
       if (!result.rows[0]?.locked) {
-        await client.end();
+        await session.close();
         return false;
       }
     } catch (error) {
-      await client.end().catch(() => undefined);
+      await session.close();
       throw error;
     }
-    client.on('end', () => {
-      if (this.client !== client) return;
-      this.client = null;
-      this.onLost();
-    });
-    this.client = client;
+    if (!session.live) {
+      await session.close();
+      return false;
+    }
+    this.session = session;
     return true;
   }
 
   async release(): Promise<void> {
-    const client = this.client;
-    this.client = null;
-    await client?.end().catch(() => undefined);
+    const session = this.session;
+    this.session = null;
+    await session?.close();
   }
 }

@@ -7,3 +7,4 @@ export * from './reconcile-loop';
 export * from './reaction-partition';
 export * from './reaction-hosts';
 export * from './partitioned-runners';
+export * from './lock-session';

@@ -21,7 +21,7 @@ export function partitionedRunners(
 ): PartitionedRunners {
   const hosts =
     reactions.length > 0 && partitions > 1
-      ? new ReactionHosts(options.databaseUrl, options.store.stream)
+      ? new ReactionHosts(options.databaseUrl, options.store.stream, options.lockTiming)
       : undefined;
   const runners = reactions.flatMap((reaction) =>
     reactionPartitions(partitions).map(

@@ -1,5 +1,5 @@
-import pg from 'pg';
 import { ExclusiveLock } from './advisory-lock';
+import { defaultLockTiming, LockLost, LockSession, LockTiming } from './lock-session';
 import { ReactionPartition } from './reaction-partition';
 
 /** How often the count of hosts is read again, at most. */
@@ -27,53 +27,56 @@ interface PartitionLock {
  * the others' shares cover the partitions it cannot run. The session ends with the process,
  * freeing its partitions and growing the others' shares at once. When the session breaks,
  * every lock on it is lost together; until it is back, the process counts itself the only host
- * (each partition still has a single holder: the locks decide that, not the shares).
+ * (each partition still has a single holder: the locks decide that, not the shares). The session
+ * is a LockSession: a holder whose session falls silent loses its locks before a standby can
+ * take them.
  */
 export class ReactionHosts {
-  private client: pg.Client | null = null;
-  private connecting: Promise<pg.Client> | null = null;
+  private session: LockSession | null = null;
+  private connecting: Promise<LockSession> | null = null;
   private readonly joined = new Set<string>();
   /** Until when this process stays out of each reaction's hosts (see stepBack). */
   private readonly backUntil = new Map<string, number>();
   private readonly hosts = new Map<string, number>();
   private readonly locks = new Map<string, PartitionLock>();
   private refreshing: Promise<void> | null = null;
-  private queries: Promise<unknown> = Promise.resolve();
   private refreshedAt = 0;
 
   constructor(
     private readonly databaseUrl: string,
     private readonly stream: string,
+    private readonly timing: LockTiming = defaultLockTiming,
   ) {}
 
   /** The lock `key` of `reaction`'s `partition`, held on this process's session. */
   lock(reaction: string, partition: ReactionPartition, key: string, onLost: () => void): ExclusiveLock {
     const entry: PartitionLock = { reaction, index: partition.index, held: false, onLost };
     this.locks.set(key, entry);
+    const held = () => entry.held && this.session?.live === true;
     return {
       get held() {
-        return entry.held;
+        return held();
+      },
+      assertHeld: () => {
+        if (!held()) throw new LockLost(key);
       },
       tryAcquire: async () => {
-        if (entry.held) return true;
-        const client = await this.connection();
-        const { rows } = await this.query<{ locked: boolean }>(
-          client,
+        if (entry.held) return held();
+        const session = await this.connection();
+        const { rows } = await session.query<{ locked: boolean }>(
           'SELECT pg_try_advisory_lock(hashtext($1)) AS locked',
           [key],
         );
         // Taken on a session that has broken meanwhile, it is no longer held.
-        entry.held = rows[0]?.locked === true && this.client === client;
-        return entry.held;
+        entry.held = rows[0]?.locked === true && this.session === session;
+        return held();
       },
       release: async () => {
-        const client = this.client;
-        if (!entry.held || !client) return;
+        const session = this.session;
+        if (!entry.held || !session) return;
         entry.held = false;
         // A lock left on the session would be this process's until it dies: rather end the session.
-        await this.query(client, 'SELECT pg_advisory_unlock(hashtext($1))', [key]).catch(() =>
-          this.drop(client),
-        );
+        await session.query('SELECT pg_advisory_unlock(hashtext($1))', [key]).catch(() => this.drop(session));
       },
     };
   }
@@ -101,12 +104,11 @@ export class ReactionHosts {
    */
   async stepBack(reaction: string): Promise<void> {
     this.backUntil.set(reaction, Date.now() + stepBackMs);
-    const client = this.client;
-    if (!client || !this.joined.delete(reaction)) return;
-    await this.query(client, 'SELECT pg_advisory_unlock_shared(hashtext($1), hashtext($2))', [
-      this.group,
-      reaction,
-    ]).catch(() => this.drop(client));
+    const session = this.session;
+    if (!session || !this.joined.delete(reaction)) return;
+    await session
+      .query('SELECT pg_advisory_unlock_shared(hashtext($1), hashtext($2))', [this.group, reaction])
+      .catch(() => this.drop(session));
   }
 
   /** The partitions of `reaction` this process holds. */
@@ -117,8 +119,8 @@ export class ReactionHosts {
   /** Ends the session, and with it every lock still on it; the runners are stopped first. */
   async close(): Promise<void> {
     await this.refreshing;
-    const client = this.client ?? (await this.connecting?.catch(() => null));
-    if (client) this.drop(client);
+    const session = this.session ?? (await this.connecting?.catch(() => null));
+    if (session) await this.drop(session);
   }
 
   private steppedBack(reaction: string): boolean {
@@ -137,7 +139,7 @@ export class ReactionHosts {
     if (Date.now() - this.refreshedAt < refreshEveryMs) return Promise.resolve();
     this.refreshing ??= this.count()
       .catch(() => {
-        if (this.client) this.drop(this.client);
+        if (this.session) void this.drop(this.session);
       })
       .finally(() => {
         this.refreshedAt = Date.now();
@@ -147,18 +149,14 @@ export class ReactionHosts {
   }
 
   private async count(): Promise<void> {
-    const client = await this.connection();
+    const session = await this.connection();
     const group = this.group;
     for (const reaction of new Set([...this.locks.values()].map((l) => l.reaction))) {
       if (!this.joined.has(reaction) && !this.steppedBack(reaction)) {
-        await this.query(client, 'SELECT pg_advisory_lock_shared(hashtext($1), hashtext($2))', [
-          group,
-          reaction,
-        ]);
+        await session.query('SELECT pg_advisory_lock_shared(hashtext($1), hashtext($2))', [group, reaction]);
         this.joined.add(reaction);
       }
-      const { rows } = await this.query<{ hosts: string }>(
-        client,
+      const { rows } = await session.query<{ hosts: string }>(
         `SELECT count(*) AS hosts FROM pg_locks
           WHERE locktype = 'advisory' AND granted AND objsubid = 2
             AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
@@ -169,51 +167,34 @@ export class ReactionHosts {
     }
   }
 
-  private connection(): Promise<pg.Client> {
-    if (this.client) return Promise.resolve(this.client);
+  private connection(): Promise<LockSession> {
+    if (this.session) return Promise.resolve(this.session);
     this.connecting ??= this.connect().finally(() => (this.connecting = null));
     return this.connecting;
   }
 
-  private async connect(): Promise<pg.Client> {
-    const client = new pg.Client({
-      connectionString: this.databaseUrl,
-      application_name: `hosts:reaction:${this.stream}`.slice(0, 63),
-    });
-    client.on('error', () => this.drop(client));
-    client.on('end', () => this.drop(client));
-    try {
-      await client.connect();
-    } catch (error) {
-      await client.end().catch(() => undefined);
-      throw error;
-    }
-    this.client = client;
-    return client;
+  private async connect(): Promise<LockSession> {
+    const session: LockSession = await LockSession.open(
+      this.databaseUrl,
+      `hosts:reaction:${this.stream}`,
+      this.timing,
+      () => void this.drop(session),
+    );
+    this.session = session;
+    return session;
   }
 
-  /** One query at a time on the session (pg queues concurrent ones only as a deprecated courtesy). */
-  private query<R extends pg.QueryResultRow>(
-    client: pg.Client,
-    text: string,
-    values: unknown[],
-  ): Promise<pg.QueryResult<R>> {
-    const result = this.queries.then(() => client.query<R>(text, values));
-    this.queries = result.catch(() => undefined);
-    return result;
-  }
-
-  /** The session is gone (or given up): every lock on it is lost, the count starts over. */
-  private drop(client: pg.Client): void {
-    if (this.client !== client) return;
-    this.client = null;
+  /** The session is gone, silent or given up: every lock on it is lost, the count starts over. */
+  private async drop(session: LockSession): Promise<void> {
+    if (this.session !== session) return;
+    this.session = null;
     this.joined.clear();
     this.hosts.clear();
-    void client.end().catch(() => undefined);
     for (const lock of this.locks.values()) {
       if (!lock.held) continue;
       lock.held = false;
       lock.onLost();
     }
+    await session.close();
   }
 }

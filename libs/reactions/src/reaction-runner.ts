@@ -5,6 +5,7 @@ import { EventStore, parseCommit } from '@shop/eventstore';
 import { withCorrelationId } from '@shop/logging';
 import { traceEvent, tracedProcess } from '@shop/tracing';
 import { AdvisoryLock, ExclusiveLock } from './advisory-lock';
+import { LockLost, LockTiming, noLockCheck } from './lock-session';
 import { Reaction } from './reaction';
 import { ReactionHosts } from './reaction-hosts';
 import {
@@ -58,6 +59,8 @@ export interface ReactionRunnerOptions {
    * first one up holds them all.
    */
   hosts?: ReactionHosts;
+  /** The heartbeat and lease of the runner's own lock (`databaseUrl`); the hosts have their own. */
+  lockTiming?: LockTiming;
 }
 
 const retryDelayMs = (attempt: number) => Math.min(500 * 2 ** (attempt - 1), 30_000);
@@ -96,7 +99,7 @@ export class ReactionRunner {
   private readonly partition: ReactionPartition;
 
   constructor(private readonly options: ReactionRunnerOptions) {
-    const { databaseUrl, store, reaction, hosts } = options;
+    const { databaseUrl, store, reaction, hosts, lockTiming } = options;
     this.partition = options.partition ?? { index: 0, count: 1 };
     const suffix = partitionSuffix(this.partition).replace('_', ':');
     const key = `reaction:${store.stream}:${reaction.name}${suffix}`;
@@ -107,7 +110,13 @@ export class ReactionRunner {
     };
     if (hosts) this.lock = hosts.lock(reaction.name, this.partition, key, onLost);
     else if (databaseUrl)
-      this.lock = new AdvisoryLock(databaseUrl, key, `lock:reaction:${reaction.name}${suffix}`, onLost);
+      this.lock = new AdvisoryLock(
+        databaseUrl,
+        key,
+        `lock:reaction:${reaction.name}${suffix}`,
+        onLost,
+        lockTiming,
+      );
     else this.lock = null;
   }
 
@@ -330,6 +339,8 @@ export class ReactionRunner {
         message.ack();
         return;
       } catch (error) {
+        // The runner's lock, checked by an effect: the message is the next holder's, not a failure.
+        if (error instanceof LockLost && this.letsGo(message, entry)) return;
         if (attempt >= max || error instanceof UnprocessableEvent) {
           if (!parking) {
             logger.error({ ...entry, err: error }, 'reaction gave up; event dropped (no parking)');
@@ -402,7 +413,7 @@ export class ReactionRunner {
     const { reaction } = this.options;
     for (const event of events) {
       if (!reaction.eventTypes.includes(event.type)) continue;
-      await withCorrelationId(event.correlationId, () => reaction.handle(event));
+      await withCorrelationId(event.correlationId, () => reaction.handle(event, this.lock ?? noLockCheck));
     }
   }
 

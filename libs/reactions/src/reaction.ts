@@ -1,4 +1,5 @@
 import { AggregateName, RecordedEvent } from '@shop/contracts';
+import { LockCheck } from './lock-session';
 
 /**
  * A process manager step: reacts to events of one aggregate type by issuing commands or
@@ -10,5 +11,9 @@ export interface Reaction {
   readonly aggregate: AggregateName;
   /** Event types it handles; the rest of the aggregate's events are acknowledged unseen. */
   readonly eventTypes: readonly string[];
-  handle(event: RecordedEvent): Promise<void>;
+  /**
+   * `lock` is the runner's: an effect that must not run twice at once (a provider call) checks
+   * it right before it starts, since the runner may have lost it mid-message.
+   */
+  handle(event: RecordedEvent, lock: LockCheck): Promise<void>;
 }

@@ -1,5 +1,6 @@
 import type { Logger } from '@shop/logging';
 import { AdvisoryLock } from './advisory-lock';
+import { LockCheck, LockTiming, noLockCheck } from './lock-session';
 
 /** Items of open work driven per round; the rest wait for the next one. */
 const BATCH = 100;
@@ -11,14 +12,19 @@ export interface ReconcileLoopOptions<K> {
   logger: Logger;
   /** Keys of open work last touched before `touchedBefore`, oldest first, at most `limit`. */
   stale(touchedBefore: Date, limit: number): Promise<K[]>;
-  /** Drives one item towards its final state; a failure is retried next round. */
-  drive(key: K): Promise<void>;
+  /**
+   * Drives one item towards its final state; a failure is retried next round. An effect that
+   * must not run twice at once (a provider call) checks `lock` right before it starts: the lock
+   * may be lost mid-item.
+   */
+  drive(key: K, lock: LockCheck): Promise<void>;
   /**
    * Postgres of the session-level advisory lock that lets one process at a time drive this work,
    * as one runs each reaction: two processes driving one item at once would each call the
-   * outside world for it. The others stand by and take over within an interval of its death.
+   * outside world for it. The others stand by and take over within an interval of its death
+   * (of its silence: an interval after the server gives its session up, see LockSession).
    */
-  singleHolder?: { databaseUrl: string; lockName: string };
+  singleHolder?: { databaseUrl: string; lockName: string; timing?: LockTiming };
 }
 
 /**
@@ -34,7 +40,13 @@ export class ReconcileLoop<K> {
   constructor(private readonly options: ReconcileLoopOptions<K>) {
     const holder = options.singleHolder;
     this.lock = holder
-      ? new AdvisoryLock(holder.databaseUrl, holder.lockName, `lock:${holder.lockName}`)
+      ? new AdvisoryLock(
+          holder.databaseUrl,
+          holder.lockName,
+          `lock:${holder.lockName}`,
+          () => options.logger.warn({ lock: holder.lockName }, `lost the ${options.what} lock; stopping`),
+          holder.timing,
+        )
       : null;
   }
 
@@ -63,7 +75,7 @@ export class ReconcileLoop<K> {
     for (const key of keys) {
       // The lock's connection may have died mid-round: another process may hold it now.
       if (!(await this.holdsLock())) return;
-      await this.options.drive(key).catch((error: unknown) => {
+      await this.options.drive(key, this.lock ?? noLockCheck).catch((error: unknown) => {
         logger.warn({ err: error, key }, `${what}: still open; retrying next round`);
       });
     }

@@ -5,7 +5,13 @@ import { migrateSchema, reactionsMigrations } from '@shop/db';
 import type { DatabaseHandle, ReactionsDatabase } from '@shop/db';
 import type { EventStore } from '@shop/eventstore';
 import type { Logger } from '@shop/logging';
-import { partitionedRunners, PostgresReactionParking, ReactionHosts, ReactionRunner } from '@shop/reactions';
+import {
+  lockTimingFor,
+  partitionedRunners,
+  PostgresReactionParking,
+  ReactionHosts,
+  ReactionRunner,
+} from '@shop/reactions';
 import type { ReactionParking } from '@shop/reactions';
 import { CONFIG, DATABASE, EVENT_STORE, LOGGER } from './infrastructure/tokens';
 import { CartModule } from './cart/cart.module';
@@ -85,6 +91,8 @@ export class ReactionsModule implements OnApplicationBootstrap, BeforeApplicatio
       parking,
       maxDeliveries: config.REACTION_MAX_DELIVERIES,
       databaseUrl: config.DATABASE_URL,
+      // Deposit crediting calls the provider under its lock: the call must end before a standby can start.
+      lockTiming: lockTimingFor(config.PROVIDER_TIMEOUT_MS),
     }));
   }
 

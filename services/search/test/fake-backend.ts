@@ -10,7 +10,10 @@ export interface ReceivedRequest {
   status: number;
 }
 
-/** The backend's deposit-confirmation endpoint: records every call, answers 200 unless told otherwise. */
+/**
+ * The backend's deposit-confirmation endpoint: records every call, answers 200 with the deposit
+ * result of the confirmed digest unless told otherwise.
+ */
 export interface FakeBackend {
   url: string;
   received(): ReceivedRequest[];
@@ -24,6 +27,8 @@ export interface FakeBackend {
 export interface ScriptedAnswer {
   status: number;
   code: string;
+  /** The body as sent, in place of the usual one for the status. */
+  body?: string;
 }
 
 export async function startFakeBackend(): Promise<FakeBackend> {
@@ -34,20 +39,23 @@ export async function startFakeBackend(): Promise<FakeBackend> {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
-      const { status, code } = scripted.shift() ?? { status: 200, code: '' };
+      const { status, code, body: scriptedBody } = scripted.shift() ?? { status: 200, code: '' };
       const text = Buffer.concat(chunks).toString('utf8');
+      const body = text ? (JSON.parse(text) as { transactionHash?: string }) : undefined;
       received.push({
         method: request.method ?? '',
         url: request.url ?? '',
         headers: request.headers,
-        body: text ? JSON.parse(text) : undefined,
+        body,
         status,
       });
+      const answer =
+        status < 300
+          ? { success: true, txDigest: body?.transactionHash, usdcAmount: 1, usdmxAmount: '1' }
+          : { error: `scripted ${status}`, code };
       setTimeout(() => {
         response.writeHead(status, { 'content-type': 'application/json' });
-        response.end(
-          JSON.stringify(status < 300 ? { success: true } : { error: `scripted ${status}`, code }),
-        );
+        response.end(scriptedBody ?? JSON.stringify(answer));
       }, delayMs);
     });
   });

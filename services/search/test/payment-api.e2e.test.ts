@@ -187,6 +187,26 @@ describe('POST /api/payment/verify', () => {
     expect((await laterStrangers).map((a) => a.json.status)).toEqual(['TX_HASH_CLAIMED', 'TX_HASH_CLAIMED']);
   });
 
+  it('never lets a claim the backend has not acknowledged keep the payer out', async () => {
+    const { digest, payer } = pay();
+    // A stranger names a user whose wallet is still being provisioned: the backend asks again later.
+    stack.backend.answerNext({ status: 400, code: 'WALLET_NOT_PROVISIONED' });
+    const namedId = randomUUID();
+    const stranger = await verify(digest, namedId);
+    expect([stranger.status, stranger.json.status]).toEqual([502, 'DEPOSIT_CONFIRMATION_FAILED']);
+
+    const payerId = randomUUID();
+    const paid = await verify(digest, payerId);
+    expect([paid.status, paid.json.status]).toEqual([200, 'OK']);
+    expect(forwardsOf(digest).map((r) => r.url)).toEqual([
+      `/api/deposit/${namedId}/${payer}/confirm`,
+      `/api/deposit/${payerId}/${payer}/confirm`,
+    ]);
+    // Credited, the digest is the payer's: the stranger is now refused.
+    const late = await verify(digest, namedId);
+    expect([late.status, late.json.status]).toEqual([409, 'TX_HASH_CLAIMED']);
+  });
+
   it('verifies and forwards once under concurrent duplicate requests', async () => {
     const { digest } = pay();
     const userId = randomUUID();

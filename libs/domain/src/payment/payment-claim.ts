@@ -2,7 +2,8 @@ import { DomainError } from '../domain-error';
 import { PaymentState } from './payment-state';
 
 /**
- * A digest is credited to the user who claimed it first; anyone else asking about it is refused
+ * A digest belongs to the user whose claim the backend acknowledged (or, while it has no
+ * acknowledgement to lose, the one whose claim it is); anyone else asking about it is refused
  * rather than shown another user's payment.
  */
 export function assertClaimedBy(state: PaymentState, userId: string): void {
@@ -10,7 +11,7 @@ export function assertClaimedBy(state: PaymentState, userId: string): void {
     throw new DomainError(
       'conflict',
       'TX_HASH_CLAIMED',
-      'This transaction was already submitted for another user',
+      'This transaction was already claimed by another user',
     );
   }
 }

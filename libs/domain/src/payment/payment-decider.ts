@@ -8,6 +8,13 @@ import { assessTransaction, canonicalAddress, canonicalCoinType } from './paymen
 
 function verifyPayment(command: VerifyPayment, state: PaymentState): PaymentEvent[] {
   if (claimReleased(state)) return reclaim(command.paymentId, command.userId, state);
+  // A claim the backend has not acknowledged proves nothing about who paid: anyone may name any
+  // user, one whose wallet is still pending among them. So it never blocks another claimant,
+  // whose confirmation is delivered next; the backend credits only the user whose wallet sent
+  // the payment, so the payer's claim is the only one that can ever be acknowledged.
+  if (awaitsConfirmation(state) && state.userId !== command.userId) {
+    return reclaim(command.paymentId, command.userId, state);
+  }
   if (state.status !== 'NEW') {
     assertClaimedBy(state, command.userId);
     return [];
@@ -99,7 +106,9 @@ function recordConfirmationDelivery(
  * One aggregate per transaction digest. NEW -> PENDING (claimed and verified, or straight to
  * FAILED) -> SUCCESS once the backend acknowledged the deposit confirmation, or FAILED with
  * DEPOSIT_REFUSED when the backend refused it for the claiming user. The chain is read once: a
- * refused claim is released and the next verification claims it again from what was recorded.
+ * refused claim is released and the next verification claims it again from what was recorded;
+ * so does another user's verification of a claim not acknowledged yet. Only an acknowledged
+ * claim (SUCCESS) is the claimant's for good.
  */
 export const paymentDecider: Decider<PaymentCommand, PaymentEvent, PaymentState> = {
   initialState: initialPaymentState,
@@ -159,7 +168,10 @@ export const paymentDecider: Decider<PaymentCommand, PaymentEvent, PaymentState>
   },
 };
 
-/** A released digest claimed again by `userId`, verified from what the chain said the first time. */
+/**
+ * A released or unacknowledged digest claimed by `userId`, verified from what the chain said the
+ * first time.
+ */
 function reclaim(paymentId: string, userId: string, state: PaymentState): PaymentEvent[] {
   const { network, merchant, coinType, minimumAmount, amount, payer, receiver } = state;
   if (!network || !merchant || !coinType || !minimumAmount || !amount || !payer || !receiver) {

@@ -2,16 +2,14 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import type { GatewayConfig } from '@shop/config';
-import { mistToDecimal, parseMist, sameAddress, sameStructType } from '@shop/chain';
+import { mistToDecimal, parseMist, sameStructType } from '@shop/chain';
 import { systemActor } from '@shop/contracts';
 import {
+  assertDepositClaimant,
   depositInProgress,
   depositInvalidAmount,
   depositInvalidCoinType,
-  depositWalletMismatch,
   DepositState,
-  depositUserNotFound,
-  depositWalletNotProvisioned,
   DomainError,
 } from '@shop/domain';
 import { Aggregates } from '@shop/commands';
@@ -77,14 +75,8 @@ export class CreditDepositHandler implements ICommandHandler<CreditDepositComman
       );
     }
     const { state: user } = await this.aggregates.user.state(input.userId);
-    if (!user.registered) throw depositUserNotFound();
-    if (user.walletStatus !== 'active' || !user.suiAddress || !user.evmAddress) {
-      throw depositWalletNotProvisioned();
-    }
+    assertDepositClaimant(user, input.userWallet.address, input.userWallet.mismatch);
     if (!sameStructType(input.coinType, accepted)) throw depositInvalidCoinType();
-    if (!sameAddress(input.userWallet.address, user.suiAddress)) {
-      throw depositWalletMismatch(input.userWallet.mismatch);
-    }
     let amount: bigint;
     try {
       amount = parseMist(input.amountMist);

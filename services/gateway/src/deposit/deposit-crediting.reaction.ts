@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { RecordedEvent } from '@shop/contracts';
-import { Reaction } from '@shop/reactions';
+import { LockCheck, Reaction } from '@shop/reactions';
 import { DepositCrediting } from './deposit-crediting';
 
 /**
@@ -16,7 +16,7 @@ export class DepositCreditingReaction implements Reaction {
 
   constructor(private readonly crediting: DepositCrediting) {}
 
-  handle(event: RecordedEvent): Promise<void> {
-    return this.crediting.settle(event.aggregateId);
+  handle(event: RecordedEvent, lock: LockCheck): Promise<void> {
+    return this.crediting.settle(event.aggregateId, lock);
   }
 }

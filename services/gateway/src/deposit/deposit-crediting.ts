@@ -4,6 +4,7 @@ import { depositFundingKey, fundingOutcome } from '@shop/domain';
 import { Aggregates } from '@shop/commands';
 import { ProviderClient } from '@shop/provider';
 import { currentCorrelationId } from '@shop/logging';
+import type { LockCheck } from '@shop/reactions';
 import { providerAnswerOf } from '../infrastructure/provider-answer';
 import { CONFIG, PROVIDER } from '../infrastructure/tokens';
 
@@ -15,6 +16,8 @@ const crediting = { kind: 'system' as const, id: 'deposit-crediting' };
  * could not be read), only a refusal a failure. Safe to run any number of times, from any
  * process, concurrently: the provider answers a repeated key with the first result and the
  * decider records one credit. An ambiguous outcome is thrown, to be retried with the same key.
+ * The caller's lock (the reaction's or the reconciler's) is checked right before the call, so a
+ * process that lost it leaves the call to the new holder instead of making it alongside.
  */
 @Injectable()
 export class DepositCrediting {
@@ -24,13 +27,14 @@ export class DepositCrediting {
     @Inject(CONFIG) private readonly config: GatewayConfig,
   ) {}
 
-  async settle(txDigest: string): Promise<void> {
+  async settle(txDigest: string, lock: LockCheck): Promise<void> {
     const { state } = await this.aggregates.deposit.state(txDigest);
     if (state.status !== 'claimed') return;
     const { attempt, evmAddress, usdcAmount } = state;
     if (!evmAddress || !usdcAmount) throw new Error(`deposit ${txDigest} was claimed without its amount`);
     if (!this.provider) throw new Error('the payment provider is not configured (PROVIDER_API_URL)');
     let providerAnswer: string | undefined;
+    lock.assertHeld();
     try {
       await this.provider.fundWallet(
         evmAddress,

@@ -2,7 +2,7 @@ import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap }
 import type { Kysely } from 'kysely';
 import type { GatewayConfig } from '@shop/config';
 import type { Logger } from '@shop/logging';
-import { ReconcileLoop } from '@shop/reactions';
+import { lockTimingFor, ReconcileLoop } from '@shop/reactions';
 import type { ReadModelDatabase } from '@shop/read-models';
 import { CONFIG, LOGGER, READ_DB } from '../infrastructure/tokens';
 import { DepositCrediting } from './deposit-crediting';
@@ -12,8 +12,9 @@ import { openDepositClaims } from './open-deposit-claims';
  * Drives every claimed deposit to credited or failed: a claim still open one interval after it
  * was last touched (its process crashed, or its reaction ran out of deliveries) is funded again
  * under its one key. Every gateway runs it and one at a time drives (an advisory lock per read
- * model), so two gateways never fund one claim at once; the key and the decider make a repeat
- * harmless all the same.
+ * model), so two gateways never fund one claim at once, even when the holder's path to Postgres
+ * freezes (its lease lapses first, and the funding call checks it); the key and the decider make a
+ * repeat harmless all the same.
  */
 @Injectable()
 export class DepositReconciler implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -38,10 +39,11 @@ export class DepositReconciler implements OnApplicationBootstrap, BeforeApplicat
             .limit(limit)
             .execute()
         ).map((row) => row.provider_order_id),
-      drive: (txDigest) => crediting.settle(txDigest),
+      drive: (txDigest, lock) => crediting.settle(txDigest, lock),
       singleHolder: {
         databaseUrl: config.DATABASE_URL,
         lockName: `reconcile:${config.READ_MODEL_SCHEMA}:deposit-claims`,
+        timing: lockTimingFor(config.PROVIDER_TIMEOUT_MS),
       },
     });
   }

@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { z } from 'zod';
 import { ConfirmationDelivery, confirmationVerdict } from '@shop/domain';
 
 export interface DepositConfirmation {
@@ -19,21 +20,31 @@ export interface DepositForwarderOptions {
   baseDelayMs?: number;
 }
 
-function codeOf(text: string): string | undefined {
+/** The part of the backend's deposit result that says it credited (or had credited) this digest. */
+const acknowledgementSchema = z.object({ success: z.literal(true), txDigest: z.string() });
+
+/** The error code of a refusal, and whether the body acknowledges `transactionHash`. */
+function readAnswer(text: string, transactionHash: string): { code?: string; acknowledges: boolean } {
+  let body: unknown;
   try {
-    const body: unknown = JSON.parse(text);
-    return typeof body === 'object' && body !== null && 'code' in body && typeof body.code === 'string'
-      ? body.code
-      : undefined;
+    body = JSON.parse(text);
   } catch {
-    return undefined;
+    return { acknowledges: false };
   }
+  const acknowledgement = acknowledgementSchema.safeParse(body);
+  const code = z.object({ code: z.string() }).safeParse(body);
+  return {
+    ...(code.success ? { code: code.data.code } : {}),
+    acknowledges: acknowledgement.success && acknowledgement.data.txDigest === transactionHash,
+  };
 }
 
 /**
  * Delivers a verified payment to the backend: POST /api/deposit/{userId}/{payer}/confirm with the
- * shared secret, retried with exponential backoff. 2xx and 409 DEPOSIT_ALREADY_CREDITED acknowledge
- * it; 409 DEPOSIT_IN_PROGRESS does not (the backend is still crediting it: ask again). A refusal
+ * shared secret, retried with exponential backoff. A 2xx whose body is the deposit result of this
+ * digest (`success: true`, its `txDigest`) and 409 DEPOSIT_ALREADY_CREDITED acknowledge it; any
+ * other 2xx does not (something else answered: ask again, as for 409 DEPOSIT_IN_PROGRESS, the
+ * backend still crediting it). A refusal
  * is final only by its code (`confirmationVerdict`); one that can change leaves the payment
  * PENDING for the reconciler. The defaults keep the worst case (4 × 5 s plus 1.75 s of backoff)
  * well inside the 60 s lock.
@@ -71,12 +82,14 @@ export class DepositForwarder {
           signal: AbortSignal.timeout(this.attemptTimeoutMs),
         });
         const text = await response.text();
-        const verdict = confirmationVerdict(response.status, codeOf(text));
+        const answer = readAnswer(text, confirmation.transactionHash);
+        const verdict = confirmationVerdict(response.status, answer.code, answer.acknowledges);
         if (verdict === 'acknowledged') {
           return { acknowledged: true, backendStatus: response.status, attempts: attempt };
         }
         backendStatus = response.status;
-        reason = `the backend answered ${response.status}${text ? `: ${text.slice(0, 200)}` : ''}`;
+        const unacknowledged = response.ok ? ' without acknowledging the deposit' : '';
+        reason = `the backend answered ${response.status}${unacknowledged}${text ? `: ${text.slice(0, 200)}` : ''}`;
         if (verdict === 'refused') {
           return {
             acknowledged: false,

@@ -44,7 +44,12 @@ export class PaymentController {
         code: 'TRANSACTION_NOT_FOUND',
         description: 'the chain does not know the digest (yet); nothing recorded',
       },
-      { status: 409, code: 'TX_HASH_CLAIMED', description: 'the transaction was submitted for another user' },
+      {
+        status: 409,
+        code: 'TX_HASH_CLAIMED',
+        description:
+          "the transaction was credited to another user (a claim not acknowledged yet is no one's: another user's verification takes it over)",
+      },
       {
         status: 409,
         code: 'VERIFICATION_IN_PROGRESS',
