@@ -77,8 +77,9 @@ describe('the /test page in headless Chromium', () => {
     await card.locator('button.add').click();
     await page.locator('#cart-items li').filter({ hasText: name }).waitFor();
 
-    // And let the agent add another one by asking for it.
-    await page.locator('#chat-input').fill('add the second one in L');
+    // And let the agent add another one by asking for it, naming the colour of several.
+    const secondColor = (await cards.nth(1).locator('[name=color] option').first().textContent())!;
+    await page.locator('#chat-input').fill(`add the second one in L in ${secondColor.toLowerCase()}`);
     await page.locator('#send').click();
     await page.locator('.message.assistant').nth(1).locator('[data-tool=addToCart]').waitFor();
     await page.locator('#cart-items li').nth(1).waitFor();
