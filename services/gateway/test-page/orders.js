@@ -24,17 +24,18 @@ const time = (iso) => new Date(iso).toLocaleTimeString();
 function timeline(order) {
   const reached = new Map(order.timeline.map((entry) => [entry.status, entry]));
   const cancelled = reached.get('cancelled');
-  const stages = (order.type === 'deposit' ? depositStages : checkoutStages).filter(
-    ([status]) => !cancelled || reached.has(status),
-  );
+  const all = order.type === 'deposit' ? depositStages : checkoutStages;
+  // Webhooks out of order can skip a stage's event; a later stage reached means it was passed.
+  const furthest = Math.max(...all.map(([status], index) => (reached.has(status) ? index : -1)));
+  const stages = all.filter(([status], index) => !cancelled || reached.has(status) || index <= furthest);
   return el(
     'ol',
     { class: 'timeline' },
-    stages.map(([status, label]) => {
+    stages.map(([status, label], index) => {
       const entry = reached.get(status);
       return el(
         'li',
-        { class: entry ? 'reached' : undefined, 'data-stage': status },
+        { class: entry || index <= furthest ? 'reached' : undefined, 'data-stage': status },
         entry ? `${label} · ${time(entry.at)}` : label,
       );
     }),
