@@ -17,6 +17,8 @@ export interface NamedVariant {
 
 /** Which of the saved sizes a product is sized by. */
 export type SizeKind = keyof Sizes;
+/** The sizes the shopper saved at onboarding, as the profile reads them. */
+export type SavedSizes = Record<SizeKind, string>;
 
 export type VariantChoice =
   | { kind: 'add'; size?: string; color?: string }
@@ -53,7 +55,11 @@ const ask = (about: 'size' | 'color', options: readonly string[], message: strin
  * the shopper is asked. Without a colour, a single colour is taken and several are asked about. A
  * product without sizes or colours takes none, so only such a product is stored as "Default".
  */
-export function chooseVariant(offer: VariantOffer, wish: NamedVariant, saved: Sizes | null): VariantChoice {
+export function chooseVariant(
+  offer: VariantOffer,
+  wish: NamedVariant,
+  saved: SavedSizes | null,
+): VariantChoice {
   const { productName, sizes, colors } = offer;
   let size: string | undefined;
   if (sizes.length > 0) {
