@@ -53,6 +53,17 @@ function postgresInstalled(): string | null {
   }
 }
 
+/** The user and password a database URL connects as, which a private cluster must then have. */
+export function roleOf(databaseUrl: string | undefined): { name: string; password?: string } | undefined {
+  if (!databaseUrl) return undefined;
+  const url = new URL(databaseUrl);
+  if (!url.username) return undefined;
+  return {
+    name: decodeURIComponent(url.username),
+    ...(url.password && { password: decodeURIComponent(url.password) }),
+  };
+}
+
 /** The backing services, where the stack's environment says they are. */
 export const backingServices = (env: NodeJS.ProcessEnv): Dependency[] => [
   {
@@ -73,7 +84,11 @@ export const backingServices = (env: NodeJS.ProcessEnv): Dependency[] => [
     debianPackage: 'postgresql',
     installed: postgresInstalled,
     startPrivate: async (port, dataDir) => {
-      const server = await startPrivatePostgres({ port, baseDir: join(dataDir, 'postgres') });
+      const server = await startPrivatePostgres({
+        port,
+        baseDir: join(dataDir, 'postgres'),
+        role: roleOf(env.DATABASE_URL),
+      });
       return { stop: () => server.stop('fast') };
     },
   },

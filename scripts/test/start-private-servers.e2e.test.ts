@@ -2,6 +2,7 @@ import { chmodSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePorts, spawnManaged, testEnvironment, type ManagedChild } from '@shop/testing';
 
@@ -54,7 +55,8 @@ beforeAll(async () => {
   start = startCommand({
     ...env.env,
     NATS_URL: `nats://127.0.0.1:${ports.nats}`,
-    DATABASE_URL: `postgres://postgres@127.0.0.1:${ports.postgres}/shop`,
+    // Another user than postgres, as an operator's URL names: the private cluster gets that role.
+    DATABASE_URL: `postgres://shop:secret@127.0.0.1:${ports.postgres}/shop`,
     REDIS_URL: `redis://127.0.0.1:${ports.redis}`,
     STACK_DATA_DIR: dataDir,
     LOG_LEVEL: 'info',
@@ -94,6 +96,26 @@ describe('npm start with NATS, Postgres and Redis installed but stopped', () => 
     expect(existsSync(join(dataDir, 'postgres', 'data', 'PG_VERSION'))).toBe(true);
     expect((await fetch(`http://127.0.0.1:${ports.gateway}/health`)).status).toBe(200);
     expect((await fetch(`http://127.0.0.1:${ports.projector}/health`)).status).toBe(200);
+  });
+
+  it("gives the private cluster the URL's role and password, which the stack's database belongs to", async () => {
+    const client = new pg.Client({
+      connectionString: `postgres://shop:secret@127.0.0.1:${ports.postgres}/shop`,
+    });
+    await client.connect();
+    try {
+      const { rows } = await client.query(
+        'SELECT current_user AS who, pg_get_userbyid(datdba) AS owner FROM pg_database WHERE datname = current_database()',
+      );
+      expect(rows).toEqual([{ who: 'shop', owner: 'shop' }]);
+      const stored = await client
+        .query("SELECT rolpassword FROM pg_authid WHERE rolname = 'shop'")
+        .catch((error: Error) => error);
+      // Only a superuser reads pg_authid: the role is an ordinary one.
+      expect(stored).toBeInstanceOf(Error);
+    } finally {
+      await client.end();
+    }
   });
 
   it('keeps the last traces on its private route, one timeline per request across the services', async () => {

@@ -26,6 +26,8 @@ describe('the offline model asked for a title', () => {
       "I'm looking for waterproof hiking boots for a trip to the Scottish Highlands next month",
       'Waterproof hiking boots for a trip to the Scottish',
     ],
+    ['hi there, I need a warm winter jacket for hiking', 'A warm winter jacket for hiking'],
+    ['Good morning everyone! Show me wool socks', 'Wool socks'],
     ['hello!', 'Shopping chat'],
     ['What is the capital of France?', 'Shopping chat'],
   ])('titles "%s" as "%s"', async (first, title) => {

@@ -26,6 +26,8 @@ export const providerSandboxEnv = sharedEnv
     PROVIDER_WEBHOOK_SECRET: webhookSecret.optional(),
     /** The first steps of Svix's real schedule; the attempt count is this list's length plus one. */
     PROVIDER_WEBHOOK_RETRY_DELAYS_MS: millisecondList.default([5_000, 300_000, 1_800_000]),
+    /** After a shopper's approval, the time to payment, then to shipping, then to delivery; 0 is instant. */
+    PROVIDER_SANDBOX_STAGE_DELAY_MS: z.coerce.number().int().min(0).max(600_000).default(2_000),
   })
   .superRefine((env, ctx) => {
     if (env.PROVIDER_WEBHOOK_URL && !env.PROVIDER_WEBHOOK_SECRET) {

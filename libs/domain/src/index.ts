@@ -22,6 +22,7 @@ export * from './cart/cart-commands';
 export * from './cart/cart-errors';
 export * from './cart/cart-decider';
 export * from './cart/cart-aggregate';
+export * from './cart/variant-choice';
 export * from './session/session-state';
 export * from './session/session-commands';
 export * from './session/session-decider';

@@ -63,6 +63,23 @@ export interface PrivatePostgresOptions {
    * as usual; a temporary one without fsync, deleted on `close`, when unset.
    */
   baseDir?: string;
+  /**
+   * A login role besides `postgres`, as a DATABASE_URL naming another user expects: created (able
+   * to create its database) on start when missing, and given this password.
+   */
+  role?: { name: string; password?: string };
+}
+
+const sqlIdentifier = (name: string) => `"${name.replace(/"/g, '""')}"`;
+const sqlLiteral = (value: string) => `'${value.replace(/'/g, "''")}'`;
+
+/** The statements that make `role` exist with its password, whether or not it did before. */
+export function roleStatements(role: { name: string; password?: string }): string[] {
+  const name = sqlIdentifier(role.name);
+  return [
+    `DO $$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = ${sqlLiteral(role.name)}) THEN CREATE ROLE ${name} LOGIN CREATEDB; END IF; END $$`,
+    `ALTER ROLE ${name} LOGIN CREATEDB PASSWORD ${role.password === undefined ? 'NULL' : sqlLiteral(role.password)}`,
+  ];
 }
 
 export async function startPrivatePostgres(options: PrivatePostgresOptions = {}): Promise<PrivatePostgres> {
@@ -148,5 +165,22 @@ export async function startPrivatePostgres(options: PrivatePostgresOptions = {})
     },
   };
   await handle.start();
+  if (options.role && options.role.name !== 'postgres') {
+    const statements = roleStatements(options.role).flatMap((statement) => ['-c', statement]);
+    await asPostgres('psql', [
+      '-h',
+      base,
+      '-p',
+      String(port),
+      '-U',
+      'postgres',
+      '-d',
+      'postgres',
+      '-v',
+      'ON_ERROR_STOP=1',
+      '-q',
+      ...statements,
+    ]);
+  }
   return handle;
 }

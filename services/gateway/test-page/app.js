@@ -1,14 +1,27 @@
 /* global FormData, crypto */
 import { ApiError, call, startChat } from './api.js';
 import { applyChunk, emptyAssistantMessage, readChunks } from './chat-stream.js';
+import { approveAtProvider, isOpen, renderOrders } from './orders.js';
 import { el, renderCart, renderMessage, usd } from './render.js';
+import { depositTestUsdc, loadWallet } from './wallet.js';
 
 /**
- * The test page: a single-page client of the whole flow (dev login, onboarding, streamed chat
- * with tool results, cart, checkout, sessions), talking to the gateway with cookies only.
+ * The test page: a single-page client of the whole flow (dev login, onboarding, a test deposit,
+ * streamed chat with tool results, cart, checkout, approval, orders, sessions), talking to the
+ * gateway with cookies only, and to the stand-ins where the shopper's wallets would act.
  */
 const $ = (selector) => document.querySelector(selector);
-const state = { sessionId: undefined, messages: [], sending: false, sizes: null };
+const state = {
+  sessionId: undefined,
+  messages: [],
+  sending: false,
+  sizes: null,
+  wallet: null,
+  /** Orders approved here whose payment the provider has not confirmed yet. */
+  approved: new Set(),
+  ordersTimer: undefined,
+  walletTimer: undefined,
+};
 
 function say(text, isError = false) {
   $('#status').textContent = text;
@@ -45,7 +58,7 @@ async function refresh() {
     return show('onboarding');
   }
   show('shop');
-  await Promise.all([loadSessions(), loadCart()]);
+  await Promise.all([loadSessions(), loadCart(), showWallet(), loadOrders()]);
 }
 
 // ---- chat -------------------------------------------------------------------------------
@@ -101,6 +114,7 @@ async function send(text) {
       renderMessages();
     }
     say(reply.error ? 'The answer ended with an error' : '');
+    if (reply.parts.some((part) => part.type === 'tool-checkout')) await loadOrders();
   } catch (error) {
     reply.error = error instanceof ApiError ? `${error.code}: ${error.message}` : String(error);
     renderMessages();
@@ -180,9 +194,11 @@ async function loadCart() {
             el(
               'p',
               {},
-              `Order ${order.orderId}: ${order.phase}. Approve it from wallet ${order.walletAddress}.`,
+              `Order ${order.orderId.slice(0, 8)}… is awaiting your approval: `,
+              el('a', { href: `#order-${order.orderId}` }, 'approve it in Orders'),
             ),
           );
+          await loadOrders();
         } catch (error) {
           failure(error);
         }
@@ -190,6 +206,85 @@ async function loadCart() {
       },
     }),
   );
+}
+
+// ---- wallet and orders -----------------------------------------------------------------
+
+async function showWallet() {
+  const wallet = await loadWallet();
+  state.wallet = wallet;
+  $('#usdc-balance').textContent = wallet.usdc === null ? 'unavailable' : `${wallet.usdc} USDC`;
+  $('#sui-address').textContent = wallet.suiAddress ?? 'not provisioned yet';
+  $('#sui-balance').textContent = wallet.suiUsdc === null ? '–' : `${wallet.suiUsdc} USDC`;
+  $('#deposit').disabled = !wallet.chain || !wallet.suiAddress;
+  // Wallets are provisioned after onboarding, in the background: the panel waits for them.
+  clearTimeout(state.walletTimer);
+  if (!wallet.suiAddress) state.walletTimer = setTimeout(() => showWallet().catch(failure), 1000);
+  return wallet;
+}
+
+function depositStep(name, text, digest, failed = false) {
+  $('#deposit-steps').append(
+    el(
+      'li',
+      { 'data-step': name, class: failed ? 'failed' : undefined },
+      text,
+      digest ? el('div', { class: 'digest' }, digest) : undefined,
+    ),
+  );
+}
+
+async function deposit(amount) {
+  $('#deposit').disabled = true;
+  $('#deposit-steps').replaceChildren();
+  try {
+    const wallet = state.wallet?.suiAddress ? state.wallet : await showWallet();
+    await depositTestUsdc(wallet, amount, depositStep);
+    const after = await showWallet();
+    depositStep('balance', `New balance: ${after.usdc} USDC at the provider`);
+  } catch (error) {
+    depositStep(
+      'failed',
+      error instanceof ApiError ? `${error.code}: ${error.message}` : String(error.message ?? error),
+      undefined,
+      true,
+    );
+  } finally {
+    $('#deposit').disabled = false;
+  }
+  await loadOrders();
+}
+
+async function loadOrders() {
+  clearTimeout(state.ordersTimer);
+  const { orders } = await call('GET', '/api/orders?limit=20');
+  for (const order of orders) if (order.status !== 'awaiting_approval') state.approved.delete(order.orderId);
+  $('#order-list').replaceChildren(
+    ...renderOrders(orders, {
+      async approve(order, button) {
+        button.disabled = true;
+        try {
+          await approveAtProvider(state.wallet?.providerUrl, order);
+          state.approved.add(order.orderId);
+          say('Payment approved; the provider pays, ships and delivers');
+        } catch (error) {
+          failure(error);
+          button.disabled = false;
+        }
+        await loadOrders();
+      },
+    }),
+  );
+  // Webhooks move orders on the server; while one is on its way the panel follows it.
+  const moving = orders.some(
+    (order) => isOpen(order) && (order.status !== 'awaiting_approval' || state.approved.has(order.orderId)),
+  );
+  if (moving) {
+    state.ordersTimer = setTimeout(() => {
+      // A paid order's cart item leaves the cart, and the wallet pays for it.
+      Promise.all([loadOrders(), showWallet(), loadCart()]).catch(failure);
+    }, 1000);
+  }
 }
 
 // ---- wiring -----------------------------------------------------------------------------
@@ -219,6 +314,9 @@ for (const step of [1, 2, 3]) {
     await refresh();
   });
 }
+onSubmit('#deposit-form', async (form) => {
+  await deposit(form.elements.amount.value);
+});
 onSubmit('#chat-form', async (form) => {
   const input = form.elements.text;
   const text = input.value.trim();
@@ -229,6 +327,10 @@ onSubmit('#chat-form', async (form) => {
 $('#new-chat').addEventListener('click', newChat);
 $('#logout').addEventListener('click', async () => {
   await call('POST', '/api/auth/logout');
+  clearTimeout(state.ordersTimer);
+  clearTimeout(state.walletTimer);
+  state.wallet = null;
+  $('#deposit-steps').replaceChildren();
   newChat();
   await refresh();
 });

@@ -95,6 +95,13 @@ function renderTool(part, actions) {
     'div',
     { class: 'tool', 'data-tool': name },
     el('div', {}, toolSummary(name, part)),
+    name === 'checkout' && part.output.orderId
+      ? el(
+          'a',
+          { class: 'order-link', href: `#order-${part.output.orderId}` },
+          'Approve it and follow it in Orders',
+        )
+      : undefined,
     products.length > 0
       ? el(
           'div',

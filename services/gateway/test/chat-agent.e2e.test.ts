@@ -43,19 +43,23 @@ const cartProduct = ({ productId, productName, price, image, productUrl, retaile
   retailer,
 });
 const hoodie = (index: number) => cartProduct(hoodies[index]!);
+/** A colour the hoodie comes in: an add from the chat names one when there are several. */
+const colorOf = (index: number) => hoodies[index]!.colors![0]!;
 const promptText = (prompt: LanguageModelV3Prompt) => JSON.stringify(prompt);
 
 describe('the agent uses the shop through the same handlers as the REST routes', () => {
   it('adds to the cart with a tool call, and the item is in GET /api/cart', async () => {
     const client = await shopper();
     model.current = scriptedModel([
-      toolStep([{ toolName: 'addToCart', input: { ...hoodie(0), size: 'M' } }]),
+      toolStep([{ toolName: 'addToCart', input: { ...hoodie(0), size: 'M', color: colorOf(0) } }]),
       textStep('Added it.'),
     ]);
-    const reply = await chat(client, { messages: [userMessage('add the first hoodie in M')] });
+    const reply = await chat(client, {
+      messages: [userMessage(`add the first hoodie in M in ${colorOf(0)}`)],
+    });
 
     const output = reply.chunks.find((chunk) => chunk.type === 'tool-output-available');
-    expect(output).toMatchObject({ output: { item: { ...hoodie(0), size: 'M', color: 'Default' } } });
+    expect(output).toMatchObject({ output: { item: { ...hoodie(0), size: 'M', color: colorOf(0) } } });
     const cart = await client.request('GET', '/api/cart');
     expect(cart.json.items).toEqual([
       expect.objectContaining({
@@ -73,7 +77,7 @@ describe('the agent uses the shop through the same handlers as the REST routes',
       expect(added.status).toBe(201);
     }
     const scripted = scriptedModel([
-      toolStep([{ toolName: 'addToCart', input: hoodie(1) }]),
+      toolStep([{ toolName: 'addToCart', input: { ...hoodie(1), color: colorOf(1) } }]),
       textStep('Your cart is full.'),
     ]);
     model.current = scripted;
@@ -311,7 +315,7 @@ describe('session title', () => {
 });
 
 describe('the offline model through the HTTP route', () => {
-  it('searches, adds "the second one in M" to the cart, shows and empties the cart, and names the session', async () => {
+  it('searches, asks the colour of an add naming none, adds it in the saved size, shows and empties the cart, and names the session', async () => {
     const client = await shopper();
     const search = await chat(client, { messages: [userMessage('show me hoodies')] });
     const sessionId = search.headers.get('x-session-id')!;
@@ -324,14 +328,21 @@ describe('the offline model through the HTTP route', () => {
       }
     ).output.products;
 
-    const add = await chat(client, { sessionId, messages: [userMessage('add the second one in M')] });
+    // Without a colour for a hoodie of several, the add is a question; with one, the saved size M is taken.
+    const asked = await chat(client, { sessionId, messages: [userMessage('add the second one')] });
+    expect(textOf(asked.message)).toMatch(/which colour would you like\?$/);
+    const color = shown[1]!.colors![0]!;
+    const add = await chat(client, {
+      sessionId,
+      messages: [userMessage(`add the second one in ${color.toLowerCase()}`)],
+    });
     expect(toolCallsOf(add.chunks)).toEqual([
       {
         toolName: 'addToCart',
-        input: expect.objectContaining({ productId: shown[1]!.productId, size: 'M' }),
+        input: expect.objectContaining({ productId: shown[1]!.productId }),
       },
     ]);
-    expect(textOf(add.message)).toMatch(/^Added .+ \(size M\) to your cart for \$\d+\.\d{2}\.$/);
+    expect(textOf(add.message)).toMatch(/^Added .+ \(size M, .+\) to your cart for \$\d+\.\d{2}\.$/);
     const cart = await client.request('GET', '/api/cart');
     expect(cart.json.items).toEqual([expect.objectContaining({ productId: shown[1]!.productId, size: 'M' })]);
 
@@ -351,6 +362,6 @@ describe('the offline model through the HTTP route', () => {
       (res) => typeof res.json.title === 'string',
     );
     expect(session.json.title).toMatch(/hoodie/i);
-    expect((session.json.messages as unknown[]).length).toBe(8);
+    expect((session.json.messages as unknown[]).length).toBe(10);
   });
 });

@@ -2,69 +2,8 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Browser, launchChromium, LoadedImage, onboardOnTestPage, outputDirectory } from './chromium';
 import { startTestStack, TestStack } from './stack';
-
-/**
- * The part of playwright-core's API this test drives. playwright-core is loaded at run time so the
- * rest of the suite type-checks and runs on machines without it; this test itself fails without it.
- */
-interface Locator {
-  click(): Promise<void>;
-  fill(value: string): Promise<void>;
-  selectOption(value: string): Promise<unknown>;
-  waitFor(options?: { state?: 'visible' | 'hidden' | 'attached'; timeout?: number }): Promise<void>;
-  textContent(): Promise<string | null>;
-  inputValue(): Promise<string>;
-  evaluate<T>(fn: (node: LoadedImage) => T | Promise<T>): Promise<T>;
-  count(): Promise<number>;
-  first(): Locator;
-  nth(index: number): Locator;
-  locator(selector: string): Locator;
-  filter(options: { hasText: string | RegExp }): Locator;
-}
-/** What the test reads of an <img> (the test's type-check has no DOM library). */
-interface LoadedImage {
-  complete: boolean;
-  naturalWidth: number;
-  addEventListener(event: 'load' | 'error', listener: () => void): void;
-}
-interface Page {
-  goto(url: string): Promise<unknown>;
-  locator(selector: string): Locator;
-  screenshot(options: { path: string; fullPage?: boolean }): Promise<unknown>;
-  on(event: 'pageerror', listener: (error: Error) => void): void;
-  evaluate<T>(fn: () => Promise<T>): Promise<T>;
-}
-interface Browser {
-  newPage(options: { viewport: { width: number; height: number } }): Promise<Page>;
-  close(): Promise<void>;
-}
-interface Chromium {
-  launch(options: { executablePath: string; headless: boolean; args: string[] }): Promise<Browser>;
-}
-
-/** Debian's chromium package; CHROMIUM_PATH points elsewhere. */
-const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const outputDirectory = resolve(__dirname, '..', '..', '..', 'test-output');
-
-async function loadChromium(): Promise<Chromium> {
-  const moduleName = 'playwright-core';
-  let playwright: { chromium: Chromium };
-  try {
-    playwright = (await import(moduleName)) as { chromium: Chromium };
-  } catch (error) {
-    throw new Error(
-      `The browser test needs the npm package playwright-core (a dev dependency) and Debian's chromium: ${String(error)}`,
-      { cause: error },
-    );
-  }
-  if (!existsSync(chromiumPath)) {
-    throw new Error(
-      `The browser test needs Chromium at ${chromiumPath} (apt-get install chromium, or set CHROMIUM_PATH)`,
-    );
-  }
-  return playwright.chromium;
-}
 
 let stack: TestStack;
 let browser: Browser;
@@ -79,22 +18,8 @@ function imageWidth(image: LoadedImage): Promise<number> {
 }
 
 beforeAll(async () => {
-  const chromium = await loadChromium();
   stack = await startTestStack('chatbrowser');
-  // As root in a closed network: no sandbox, no GPU, and none of Chromium's own background traffic.
-  browser = await chromium.launch({
-    executablePath: chromiumPath,
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();
@@ -109,31 +34,11 @@ describe('the /test page in headless Chromium', () => {
     page.on('pageerror', (error) => pageErrors.push(error));
     await page.goto(`${stack.url}/test`);
 
-    await page.locator('#login-form [name=email]').fill(`${randomUUID().slice(0, 8)}@example.com`);
-    await page.locator('#login-form button').click();
-
-    await page.locator('#step-1').waitFor();
-    await page.locator('#step-1 [name=displayName]').fill('Browser Shopper');
-    await page.locator('#step-1 button').click();
-    await page.locator('#step-2').waitFor();
-    for (const [name, value] of [
-      ['firstName', 'Ada'],
-      ['lastName', 'Lovelace'],
-      ['street', '1 Main Street'],
-      ['city', 'Austin'],
-      ['state', 'TX'],
-      ['zip', '78701'],
-    ]) {
-      await page.locator(`#step-2 [name=${name}]`).fill(value!);
-    }
-    await page.locator('#step-2 button').click();
-    await page.locator('#step-3').waitFor();
-    await page.locator('#step-3 [name=topsSize]').selectOption('M');
-    await page.locator('#step-3 [name=bottomsSize]').fill('32');
-    await page.locator('#step-3 [name=footwearSize]').fill('9');
-    await page.locator('#step-3 button').click();
-
-    await page.locator('#shop').waitFor();
+    await onboardOnTestPage(page, `${randomUUID().slice(0, 8)}@example.com`, {
+      topsSize: 'M',
+      bottomsSize: '32',
+      footwearSize: '9',
+    });
     // The profile as the page's own cookies see it: onboarded, and the wallets provisioned.
     const profile = () =>
       page.evaluate(() =>
@@ -172,8 +77,9 @@ describe('the /test page in headless Chromium', () => {
     await card.locator('button.add').click();
     await page.locator('#cart-items li').filter({ hasText: name }).waitFor();
 
-    // And let the agent add another one by asking for it.
-    await page.locator('#chat-input').fill('add the second one in L');
+    // And let the agent add another one by asking for it, naming the colour of several.
+    const secondColor = (await cards.nth(1).locator('[name=color] option').first().textContent())!;
+    await page.locator('#chat-input').fill(`add the second one in L in ${secondColor.toLowerCase()}`);
     await page.locator('#send').click();
     await page.locator('.message.assistant').nth(1).locator('[data-tool=addToCart]').waitFor();
     await page.locator('#cart-items li').nth(1).waitFor();

@@ -276,6 +276,36 @@ describe('provider webhooks', () => {
     ]);
   });
 
+  it("lists each order's timeline: every status reached in order, a cancellation with its reason", async () => {
+    const at = expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/);
+    const delivered = await placedOrder();
+    stack.provider.approve(delivered.providerOrderId);
+    const { json } = await eventually(
+      () => orderOf(delivered.client, delivered.orderId),
+      (r) => r.json.status === 'delivered',
+    );
+    expect(json.timeline).toEqual([
+      { status: 'awaiting_approval', at },
+      { status: 'payment_confirmed', at },
+      { status: 'in_progress', at },
+      { status: 'delivered', at },
+    ]);
+
+    const declined = await placedOrder();
+    stack.provider.fail(declined.providerOrderId, 'payment', 'card declined');
+    await eventually(
+      () => orderOf(declined.client, declined.orderId),
+      (r) => r.json.status === 'cancelled',
+    );
+    const { orders } = (await declined.client.request('GET', '/api/orders')).json as {
+      orders: { orderId: string; timeline: unknown }[];
+    };
+    expect(orders.find((order) => order.orderId === declined.orderId)?.timeline).toEqual([
+      { status: 'awaiting_approval', at },
+      { status: 'cancelled', at, reason: expect.stringContaining('card declined') },
+    ]);
+  });
+
   it('records a verified delivery it cannot interpret, answers 200, and parks it for the operator', async () => {
     const { providerOrderId } = await placedOrder();
     const bodies = [

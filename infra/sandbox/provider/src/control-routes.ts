@@ -20,8 +20,21 @@ const faultBody = z.object({
   delayMs: z.number().int().min(0).max(600_000).optional(),
 });
 
-/** Unauthenticated on purpose: the stand-in listens on loopback and these routes replace the provider's console. */
+/**
+ * Unauthenticated on purpose: the stand-in listens on loopback and these routes replace the
+ * provider's console. Open to any origin, so a page of the local stack can act as the shopper's
+ * wallet (approving an order) without a server in between; the /api routes stay closed.
+ */
 export function registerControlRoutes(app: FastifyInstance, control: SandboxControl): void {
+  app.addHook('onRequest', async (request, reply) => {
+    if (!request.url.startsWith('/sandbox/')) return;
+    void reply
+      .header('access-control-allow-origin', '*')
+      .header('access-control-allow-headers', 'content-type')
+      .header('access-control-allow-methods', 'GET, POST, PUT, DELETE');
+  });
+  app.options('/sandbox/*', async (_request, reply) => reply.code(204).send());
+
   app.post('/sandbox/auth/tokens', async (request, reply) => {
     const { email, ttlSeconds } = parseOrReject(tokenBody, request.body);
     return reply.code(201).send(await control.issueToken(email, { ttlSeconds }));

@@ -15,6 +15,7 @@ runService('sandbox-provider', async () => {
     jwt: { issuer: config.PROVIDER_JWT_ISSUER, audience: config.PROVIDER_JWT_AUDIENCE },
     webhook,
     webhookRetryDelaysMs: config.PROVIDER_WEBHOOK_RETRY_DELAYS_MS,
+    stageDelayMs: config.PROVIDER_SANDBOX_STAGE_DELAY_MS,
     logLevel: config.LOG_LEVEL,
   });
   process.stdout.write(`provider sandbox listening on ${sandbox.url}\n`);

@@ -60,6 +60,8 @@ interface OrderRecord {
   deliveryTxId?: Hex;
   refundTxId?: Hex;
   failureMessage?: string;
+  /** Approved and paying on the stand-in's schedule: a second approval is refused. */
+  approved?: boolean;
 }
 
 export interface OrderWire {
@@ -88,11 +90,23 @@ const quoteLifetimeMs = 60 * 60 * 1000;
 
 export class OrderBook {
   private readonly orders = new Map<string, OrderRecord>();
+  private readonly timers = new Set<NodeJS.Timeout>();
 
+  /**
+   * `stageDelayMs` spaces payment, shipping and delivery after an approval, as the real provider
+   * takes its time; 0 runs all three at once.
+   */
   constructor(
     private readonly wallets: WalletRegistry,
     private readonly publish: (events: OrderEvent[]) => void,
+    private readonly stageDelayMs = 0,
   ) {}
+
+  /** Drops the stages still scheduled. */
+  close(): void {
+    for (const timer of this.timers) clearTimeout(timer);
+    this.timers.clear();
+  }
 
   create(body: CreateOrderBody): { clientSecret: string; order: OrderWire } {
     const chain = chainOrReject(body.payment.method);
@@ -122,6 +136,7 @@ export class OrderBook {
   /** What the user's one-time-code approval sets off at the provider: payment, then delivery. */
   approve(orderId: string, webhookOrder: WebhookOrder = 'in-order'): OrderWire {
     const record = this.require(orderId);
+    if (this.stageDelayMs > 0) return this.approveOnSchedule(record);
     const paid = this.pay(record);
     record.stage = 'delivered';
     record.deliveryTxId = txId(record, 'delivery');
@@ -133,6 +148,44 @@ export class OrderBook {
     ];
     this.publish(webhookOrder === 'reversed' ? events.reverse() : events);
     return delivered;
+  }
+
+  /**
+   * Checks now that the order is payable, then pays, ships and delivers one stage delay apart,
+   * sending each stage's webhook as it happens. Funds spent elsewhere meanwhile fail the payment.
+   */
+  private approveOnSchedule(record: OrderRecord): OrderWire {
+    if (record.approved) throw this.conflict(record, 'is already approved');
+    const status = record.stage === 'unpaid' ? this.unpaidStatus(record) : undefined;
+    if (status !== 'awaiting-payment')
+      throw this.conflict(record, `is not payable (${status ?? record.stage})`);
+    record.approved = true;
+    this.after(1, () => {
+      try {
+        this.publish([{ type: 'orders.payment.succeeded', order: this.pay(record) }]);
+      } catch (error) {
+        this.fail(record.orderId, 'payment', (error as Error).message);
+      }
+    });
+    this.after(2, () => {
+      if (record.stage === 'in-delivery')
+        this.publish([{ type: 'orders.delivery.initiated', order: this.toWire(record) }]);
+    });
+    this.after(3, () => {
+      if (record.stage !== 'in-delivery') return;
+      record.stage = 'delivered';
+      record.deliveryTxId = txId(record, 'delivery');
+      this.publish([{ type: 'orders.delivery.completed', order: this.toWire(record) }]);
+    });
+    return this.toWire(record);
+  }
+
+  private after(stages: number, run: () => void): void {
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      run();
+    }, stages * this.stageDelayMs);
+    this.timers.add(timer);
   }
 
   /**

@@ -31,6 +31,8 @@ export interface ProviderSandboxOptions {
   webhook?: WebhookTarget;
   webhookRetryDelaysMs?: number[];
   webhookTimeoutMs?: number;
+  /** Time between payment, shipping and delivery after an approval; 0 (the default) does all at once. */
+  stageDelayMs?: number;
   logLevel?: string;
 }
 
@@ -63,7 +65,7 @@ export async function startProviderSandbox(options: ProviderSandboxOptions = {})
     retryDelaysMs: options.webhookRetryDelaysMs ?? [5_000, 300_000, 1_800_000],
     attemptTimeoutMs: options.webhookTimeoutMs ?? 15_000,
   });
-  const orders = new OrderBook(wallets, (events) => sender.publish(events));
+  const orders = new OrderBook(wallets, (events) => sender.publish(events), options.stageDelayMs);
   const faults = new FaultInjector();
   const afterEffectFaults = new WeakMap<object, Fault>();
   const requests: RecordedRequest[] = [];
@@ -164,6 +166,7 @@ export async function startProviderSandbox(options: ProviderSandboxOptions = {})
     issuer,
     audience,
     async close() {
+      orders.close();
       sender.close();
       await app.close();
     },

@@ -12,6 +12,7 @@ describe('provider sandbox configuration', () => {
       PROVIDER_JWT_ISSUER: 'provider-sandbox',
       PROVIDER_JWT_AUDIENCE: 'provider-sandbox',
       PROVIDER_WEBHOOK_RETRY_DELAYS_MS: [5_000, 300_000, 1_800_000],
+      PROVIDER_SANDBOX_STAGE_DELAY_MS: 2_000,
     });
   });
 

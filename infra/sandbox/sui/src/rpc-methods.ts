@@ -1,4 +1,4 @@
-import type { CoinStruct, PaginatedCoins, SuiMoveNormalizedFunction } from '@mysten/sui/client';
+import type { CoinBalance, CoinStruct, PaginatedCoins, SuiMoveNormalizedFunction } from '@mysten/sui/client';
 import { normalizeStructTag, normalizeSuiAddress, SUI_TYPE_ARG } from '@mysten/sui/utils';
 import type { CoinMetadataRegistry } from './coin-metadata';
 import { contract } from './contract';
@@ -9,6 +9,7 @@ import { dynamicFieldKey } from './object-store';
 import { renderObject, renderTransaction } from './rendering';
 import { queryEvents } from './event-query';
 import { INVALID_PARAMS, RpcError } from './rpc-error';
+import type { TestWallets } from './test-wallets';
 
 export type RpcHandler = (params: unknown[]) => unknown;
 
@@ -29,6 +30,7 @@ export function rpcMethods(
   executor: Executor,
   setup: ChainSetup & { chainIdentifier: string },
   coinMetadata: CoinMetadataRegistry,
+  wallets: TestWallets,
 ) {
   const home = { packageId: setup.packageId, module: contract.cart.module };
 
@@ -45,6 +47,17 @@ export function rpcMethods(
       if (!Array.isArray(ids))
         throw new RpcError(INVALID_PARAMS, 'Invalid params: object_ids must be an array');
       return ids.map((id) => renderObject(ledger.objects, address(id, 'object_id'), options ?? {}));
+    },
+
+    suix_getBalance: ([owner, coinType]): CoinBalance => {
+      const type = typeof coinType === 'string' ? coinType : SUI_TYPE_ARG;
+      const holder = address(owner, 'owner');
+      return {
+        coinType: type,
+        coinObjectCount: wallets.coinCount(holder, type),
+        totalBalance: String(wallets.balance(holder, type)),
+        lockedBalance: {},
+      };
     },
 
     suix_getCoins: ([owner, coinType, cursor, limit]): PaginatedCoins => {

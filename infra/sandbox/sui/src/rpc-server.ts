@@ -1,4 +1,4 @@
-import Fastify, { type FastifyReply } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import type { AddressInfo } from 'node:net';
 import type { FaultPlan } from './faults';
 import { INVALID_REQUEST, METHOD_NOT_FOUND, RpcError } from './rpc-error';
@@ -28,8 +28,11 @@ export async function startRpcServer(options: {
   methods: Record<string, RpcHandler>;
   faults: FaultPlan;
   onRequest(method: string): void;
+  /** Routes beside JSON-RPC (the faucet and test wallet). */
+  routes?(app: FastifyInstance): void;
 }): Promise<RpcServer> {
   const app = Fastify({ logger: false });
+  options.routes?.(app);
 
   app.post('/', async (request, reply) => {
     const body = request.body as JsonRpcRequest | null;

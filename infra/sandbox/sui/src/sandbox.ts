@@ -11,6 +11,8 @@ import { Ledger } from './ledger';
 import type { StoredObject } from './object-store';
 import { rpcMethods } from './rpc-methods';
 import { startRpcServer } from './rpc-server';
+import { registerSandboxRoutes } from './sandbox-routes';
+import { TestWallets, type WalletPaymentInput } from './test-wallets';
 
 export interface SuiSandboxOptions {
   /** 0 (the default) picks a free port. */
@@ -60,6 +62,12 @@ export interface SuiSandbox {
   close(): Promise<void>;
   /** Gives `owner` a new SUI coin of `amountMist`; returns its object id. */
   fund(owner: string, amountMist: bigint): string;
+  /** Mints `amountMist` of `coinType` to `owner` from the stand-in's faucet; returns the transfer's digest. */
+  faucet(owner: string, coinType: string, amountMist: bigint): string;
+  /** The payer's wallet pays through the payment package, spending its coins; returns the digest. */
+  payFromWallet(input: WalletPaymentInput): string;
+  /** What `owner`'s coins of `coinType` hold, in MIST. */
+  balance(owner: string, coinType: string): bigint;
   /** Records a payment transaction (or a variant of one); returns its digest. */
   createPayment(input: CreatePaymentInput): string;
   /** Records an arbitrary transaction; returns its digest. */
@@ -134,13 +142,15 @@ export async function startSuiSandbox(options: SuiSandboxOptions = {}): Promise<
 
   const executor = new Executor(ledger, setup);
   const fixtures = new Fixtures(ledger, setup);
+  const wallets = new TestWallets(ledger, fixtures);
   const faults = new FaultPlan();
   const coinMetadata = new CoinMetadataRegistry(setup.paymentPackageId);
   const requests = new Map<string, number>();
   const server = await startRpcServer({
     host: options.host ?? '127.0.0.1',
     port: options.port ?? 0,
-    methods: rpcMethods(ledger, executor, setup, coinMetadata),
+    methods: rpcMethods(ledger, executor, setup, coinMetadata, wallets),
+    routes: (app) => registerSandboxRoutes(app, wallets),
     faults,
     onRequest: (method) => requests.set(method, (requests.get(method) ?? 0) + 1),
   });
@@ -155,6 +165,9 @@ export async function startSuiSandbox(options: SuiSandboxOptions = {}): Promise<
     relayer: { address: relayerAddress, secretKey: generated?.getSecretKey() ?? null },
     close: () => server.close(),
     fund,
+    faucet: (owner, coinType, amountMist) => wallets.faucet(owner, coinType, amountMist),
+    payFromWallet: (input) => wallets.pay(input),
+    balance: (owner, coinType) => wallets.balance(owner, coinType),
     createPayment: (input) => fixtures.createPayment(input),
     addTransaction: (fixture) => fixtures.addTransaction(fixture),
     failNext: (count, faultOptions) => faults.failNext(count, faultOptions),

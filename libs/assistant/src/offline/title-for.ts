@@ -3,9 +3,9 @@ import { parseIntent } from './intent';
 
 const CHAT_TITLE = 'Shopping chat';
 
-/** Politeness and request verbs that say nothing about the chat's subject. */
+/** Politeness and request verbs that say nothing about the chat's subject ("hi there, I need …"). */
 const LEAD_IN =
-  /^(?:(?:hi|hello|hey)\b[\s,!.]*)?(?:(?:please|can you|could you|would you|will you)\s+)?(?:(?:show|find|get)\s+me\s+|i(?:'m| am)\s+looking\s+for\s+|i(?:'d| would)\s+like\s+|i\s+(?:want|need)\s+|help\s+me\s+find\s+|search\s+for\s+|look\s+for\s+|find\s+)?/i;
+  /^(?:(?:hi|hello|hey|hiya|howdy|good (?:morning|afternoon|evening))(?:\s+(?:there|all|everyone|again|team))?\b[\s,!.]*)?(?:(?:please|can you|could you|would you|will you)\s+)?(?:(?:show|find|get)\s+me\s+|i(?:'m| am)\s+looking\s+for\s+|i(?:'d| would)\s+like\s+|i\s+(?:want|need)\s+|help\s+me\s+find\s+|search\s+for\s+|look\s+for\s+|find\s+)?/i;
 
 /**
  * The offline model's session title: the first message's subject, lead-in dropped ("Show me red running

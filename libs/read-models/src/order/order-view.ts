@@ -1,6 +1,6 @@
 import { Selectable } from 'kysely';
 import type { OrderStatus } from '@shop/contracts';
-import { OrderItemRow, OrdersTable } from './orders-table';
+import { OrderItemRow, OrdersTable, OrderTimelineEntry } from './orders-table';
 
 /** An order as the gateway answers it (the `OrderSummary` schema), before the provider's live view is merged in. */
 export interface OrderView {
@@ -12,6 +12,7 @@ export interface OrderView {
   item: OrderItemRow | null;
   payment: { status: string; currency: string } | null;
   quote: { totalPrice: { amount: string; currency: string } } | null;
+  timeline: OrderTimelineEntry[];
   createdAt: string;
 }
 
@@ -25,6 +26,7 @@ export function viewOfOrderRow(row: Selectable<OrdersTable>): OrderView {
     item: row.item,
     payment: row.payment,
     quote: row.quote,
+    timeline: row.timeline,
     createdAt: new Date(row.created_at).toISOString(),
   };
 }

@@ -2,6 +2,7 @@ import { JSONColumnType, Migration } from 'kysely';
 import type { OrderStatus } from '@shop/contracts';
 import { Timestamp } from '../timestamp';
 import * as orders from './migrations/0006-orders';
+import * as timeline from './migrations/0008-order-timeline';
 
 export interface OrderItemRow {
   productId: string;
@@ -12,6 +13,13 @@ export interface OrderItemRow {
   color: string;
   productUrl: string;
   retailer: string;
+}
+
+/** One status an order reached, when, and for a cancellation why. */
+export interface OrderTimelineEntry {
+  status: OrderStatus;
+  at: string;
+  reason?: string;
 }
 
 export interface OrdersTable {
@@ -27,6 +35,8 @@ export interface OrdersTable {
   quote: JSONColumnType<{ totalPrice: { amount: string; currency: string } } | null>;
   wallet_address: string | null;
   tx_hash: string | null;
+  /** Every status the order reached, oldest first. */
+  timeline: JSONColumnType<OrderTimelineEntry[]>;
   created_at: Timestamp;
   updated_at: Timestamp;
   version: number;
@@ -35,4 +45,5 @@ export interface OrdersTable {
 /** Named as recorded in every existing schema's migration table. */
 export const ordersMigrations: Record<string, Migration> = {
   '0006-orders': orders,
+  '0008-order-timeline': timeline,
 };

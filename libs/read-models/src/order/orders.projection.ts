@@ -4,9 +4,19 @@ import { depositOrderId } from '@shop/domain';
 import { applyRowFold, RowFoldSpec, rowFoldBulk } from '@shop/projections';
 import { UserChangeListener } from '../cache-invalidator';
 import { ReadModelProjection } from '../read-model-database';
-import { OrdersTable } from './orders-table';
+import { OrdersTable, OrderTimelineEntry } from './orders-table';
 
 type OrderRow = Selectable<OrdersTable>;
+
+const reached = (
+  row: OrderRow | undefined,
+  status: OrderStatus,
+  at: Date,
+  reason?: string,
+): OrderTimelineEntry[] => [
+  ...(row?.timeline ?? []),
+  { status, at: at.toISOString(), ...(reason !== undefined && { reason }) },
+];
 
 const statusAfter: Record<
   'OrderPaymentConfirmed' | 'OrderDeliveryStarted' | 'OrderDelivered' | 'OrderCancelled',
@@ -39,6 +49,7 @@ function foldDeposit(row: OrderRow | undefined, event: RecordedEvent<DepositEven
       quote: { totalPrice: { amount: d.usdcAmount, currency: 'usdc' } },
       wallet_address: d.evmAddress,
       tx_hash: event.aggregateId,
+      timeline: reached(row, 'in_progress', at),
       created_at: row?.created_at ?? at,
       updated_at: at,
       version: event.sequence,
@@ -46,9 +57,23 @@ function foldDeposit(row: OrderRow | undefined, event: RecordedEvent<DepositEven
   }
   if (!row) throw new Error(`${event.type} for unclaimed deposit ${event.aggregateId}`);
   if (event.type === 'DepositCredited') {
-    return { ...row, phase: 'completed', status: 'delivered', updated_at: at, version: event.sequence };
+    return {
+      ...row,
+      phase: 'completed',
+      status: 'delivered',
+      timeline: reached(row, 'delivered', at),
+      updated_at: at,
+      version: event.sequence,
+    };
   }
-  return { ...row, phase: 'failed', status: 'cancelled', updated_at: at, version: event.sequence };
+  return {
+    ...row,
+    phase: 'failed',
+    status: 'cancelled',
+    timeline: reached(row, 'cancelled', at, event.data.reason),
+    updated_at: at,
+    version: event.sequence,
+  };
 }
 
 function foldOrder(row: OrderRow | undefined, recorded: RecordedEvent): OrderRow | undefined {
@@ -70,6 +95,7 @@ function foldOrder(row: OrderRow | undefined, recorded: RecordedEvent): OrderRow
       quote: d.quote,
       wallet_address: d.walletAddress,
       tx_hash: row?.tx_hash ?? null,
+      timeline: reached(undefined, 'awaiting_approval', at),
       created_at: at,
       updated_at: at,
       version: event.sequence,
@@ -81,9 +107,11 @@ function foldOrder(row: OrderRow | undefined, recorded: RecordedEvent): OrderRow
   if (event.type === 'OrderOnChainCheckoutFailed' || event.type === 'OrderOnChainCheckoutSubmitted')
     return row;
   // The decider only emits forward moves, so the read side applies them as they come.
+  const status = statusAfter[event.type];
   return {
     ...row,
-    status: statusAfter[event.type],
+    status,
+    timeline: reached(row, status, at, event.type === 'OrderCancelled' ? event.data.reason : undefined),
     phase: event.data.phase,
     payment: event.data.payment ?? row.payment,
     quote: event.data.quote ?? row.quote,

@@ -10,6 +10,7 @@ import {
   SHOPPING_TOOLS,
   type CartItemView,
 } from '@shop/assistant';
+import { chooseVariant, variantChoiceNeeded } from '@shop/domain';
 import { currentCorrelationId, type Logger } from '@shop/logging';
 import type { ProductSearch } from '@shop/product-search';
 import { preferencesNamespace } from '@shop/read-models';
@@ -18,6 +19,7 @@ import { CartService } from '../cart/cart-service';
 import { GetCartQuery } from '../cart/get-cart.query';
 import { CheckoutCommand } from '../checkout/checkout.command';
 import { LOGGER, MEMORY_STORE, PRODUCT_SEARCH } from '../infrastructure/tokens';
+import { GetProfileQuery } from '../user/get-profile.query';
 import type { AgentMemory } from '../memory/agent-memory';
 import { toolFailure, toolFailureMessage } from './tool-failure';
 
@@ -84,10 +86,11 @@ export class ChatTools {
         ...SHOPPING_TOOLS.addToCart,
         execute: guarded('addToCart', async (input, toolCallId) => ({
           item: cartItemView(
-            await this.cart.add(userId, input, {
-              correlationId: currentCorrelationId(),
-              commandId: commandIdOf('addToCart', toolCallId),
-            }),
+            await this.cart.add(
+              userId,
+              { ...input, ...(await this.variantToAdd(userId, input)) },
+              { correlationId: currentCorrelationId(), commandId: commandIdOf('addToCart', toolCallId) },
+            ),
           ),
         })),
       }),
@@ -120,5 +123,30 @@ export class ChatTools {
         }),
       }),
     };
+  }
+
+  /**
+   * The size and colour the catalogue and the shopper's saved sizes settle (see chooseVariant); a
+   * product the catalogue does not know is added as named.
+   */
+  private async variantToAdd(
+    userId: string,
+    input: { productId: string; size?: string; color?: string },
+  ): Promise<{ size?: string; color?: string }> {
+    const product = await this.products.product(input.productId);
+    if (!product) return {};
+    const { sizes } = await this.queries.execute(new GetProfileQuery(userId));
+    const choice = chooseVariant(
+      {
+        productName: product.productName,
+        category: product.category,
+        sizes: product.sizes ?? [],
+        colors: product.colors ?? [],
+      },
+      { size: input.size, color: input.color },
+      sizes,
+    );
+    if (choice.kind === 'ask') throw variantChoiceNeeded(choice);
+    return { size: choice.size, color: choice.color };
   }
 }

@@ -25,6 +25,15 @@ export const orderSchema = apiSchema(
       .describe('product snapshot; null for deposits'),
     payment: z.object({ status: z.string(), currency: z.string() }).nullable(),
     quote: z.object({ totalPrice: z.object({ amount: z.string(), currency: z.string() }) }).nullable(),
+    timeline: z
+      .array(
+        z.object({
+          status: z.enum(orderStatuses),
+          at: z.string(),
+          reason: z.string().optional().describe('why it was cancelled'),
+        }),
+      )
+      .describe('every status the order reached, oldest first'),
     createdAt: z.string(),
   }),
 );
