@@ -25,7 +25,6 @@ import { ChatRequest, requestContextOf, userTurnOf } from './chat-request.schema
 import { ChatTools } from './chat-tools';
 import { memoryActivityPart, type MemoryActivityPart } from './memory-activity';
 import { SessionTitler } from './session-titler';
-import { ToolFailure } from './tool-failure';
 import { placeUserTurn, textOfMessage } from './stored-conversation';
 
 /** Namespace of the assistant reply ids derived from the user turn they answer. */
@@ -235,12 +234,9 @@ export class ChatAgent {
     );
   }
 
-  /**
-   * The `errorText` of an `error` or `tool-output-error` chunk: a refusal or a tool's failure
-   * explains itself; anything else stays in the log.
-   */
+  /** The `errorText` of an `error` chunk: a refusal explains itself; anything else stays in the log. */
   private errorText(error: unknown): string {
-    if (error instanceof DomainError || error instanceof ToolFailure) return error.message;
+    if (error instanceof DomainError) return error.message;
     this.logger.error({ err: error }, 'chat stream failed');
     return 'The assistant could not answer; please try again.';
   }
