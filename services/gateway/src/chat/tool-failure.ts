@@ -1,11 +1,19 @@
+import type { UIMessage, UIMessageChunk } from 'ai';
 import { TOOL_FAILURE_CODES, toolFailed, type ToolFailureResult } from '@shop/assistant';
 import { DomainError } from '@shop/domain';
 import type { Logger } from '@shop/logging';
 import { MemwalError } from '@shop/memory';
 import { ProductSearchError } from '@shop/product-search';
 
-/** A refusal whose REST message names a route the shopper cannot call from a chat. */
+/**
+ * Refusals whose REST message is not for a shopper: it carries the provider's or the chain's own
+ * words, or names a route the shopper cannot call from a chat. The original message is logged.
+ */
 const CHAT_MESSAGES: Readonly<Record<string, string>> = {
+  CheckoutOrderCreationError:
+    'The payment provider could not create the order right now; please try again later',
+  CheckoutPaymentError: 'The payment provider could not prepare the payment; please try again later',
+  UPSTREAM_ERROR: 'The shop could not reach a service it needs right now; please try again later',
   CART_NOT_INITIALIZED: 'Your on-chain cart is not set up yet',
 };
 
@@ -35,8 +43,33 @@ export function expectedToolFailure(error: unknown): ToolFailureResult | undefin
 }
 
 /** The result of a tool call the SDK could not run (unknown tool, input that fails its schema). */
-export const unrunnableToolCall = (): ToolFailureResult =>
+const unrunnableToolCall = (): ToolFailureResult =>
   toolFailed(TOOL_FAILURE_CODES.invalidInput, 'The assistant asked for something the shop could not read');
+
+/**
+ * The tools never throw, so the SDK makes a `tool-output-error` only of a call it could not run (a
+ * hosted model's unknown tool or malformed input). The stream carries it as a failure result like any
+ * other; its detail went to the model, and to the log through the stream's onError.
+ */
+export function unrunnableCallsAsResults(): TransformStream<UIMessageChunk, UIMessageChunk> {
+  return new TransformStream({
+    transform(chunk, controller) {
+      if (chunk.type !== 'tool-output-error') return controller.enqueue(chunk);
+      const { errorText: _detail, ...rest } = chunk;
+      controller.enqueue({ ...rest, type: 'tool-output-available', output: unrunnableToolCall() });
+    },
+  });
+}
+
+type MessagePart = UIMessage['parts'][number];
+
+/** The stored form of the same call, so a reload replays what the stream showed. */
+export function unrunnableCallAsResult(part: MessagePart): MessagePart {
+  const { state } = part as { state?: string };
+  if (state !== 'output-error') return part;
+  const { errorText: _detail, ...rest } = part as MessagePart & { errorText?: string };
+  return { ...rest, state: 'output-available', output: unrunnableToolCall() } as MessagePart;
+}
 
 /**
  * A tool's `execute` that never throws: whatever `run` throws becomes a failure result. The unexpected
@@ -61,6 +94,8 @@ export function failuresAsResults(logger: Logger, userId: string) {
         if (!failure) {
           if (!abortSignal?.aborted) logger.error({ err: error, tool, userId }, 'chat tool failed');
           failure = toolFailed(TOOL_FAILURE_CODES.internal, UNEXPECTED);
+        } else if (error instanceof Error && error.message !== failure.message) {
+          logger.warn({ err: error, tool, userId, code: failure.code }, 'chat tool refused');
         }
         return failureFields ? { ...failureFields(input), ...failure } : failure;
       }
