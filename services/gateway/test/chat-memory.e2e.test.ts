@@ -106,6 +106,24 @@ describe("the project's own memory store (default)", () => {
     expect(next.message?.parts.filter((part) => part.type === 'data-memwal-activity')).toHaveLength(1);
   });
 
+  it("stores the fact of the frontend's /remember command with the offline model, and searches for nothing", async () => {
+    const { client } = await shopper();
+    const remember = await chat(client, { messages: [userMessage('/remember keep me under $150')] });
+    expect(toolCallsOf(remember.chunks)).toEqual([
+      { toolName: 'rememberMemory', input: { fact: 'Keep me under $150' } },
+    ]);
+    expect(remember.chunks.find((chunk) => chunk.type === 'tool-output-available')).toMatchObject({
+      output: { success: true, text: 'Keep me under $150' },
+    });
+    expect(textOf(remember.message)).toBe('Got it, I\'ll remember: "Keep me under $150".');
+
+    // Stored: the next turn recalls it into the prompt.
+    const scripted = scriptedModel([textStep('Noted.')]);
+    model.current = scripted;
+    await chat(client, { messages: [userMessage('show me sneakers under $150')] });
+    expect(scripted.doStreamCalls[0]!.prompt[0]!.content).toContain('- Keep me under $150');
+  });
+
   it("keeps each user's memories to that user and stores a repeated fact once", async () => {
     const { client } = await shopper();
     await chat(client, { messages: [userMessage('remember that I love green')] });
