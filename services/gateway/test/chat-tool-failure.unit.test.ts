@@ -134,7 +134,8 @@ describe('a tool call the SDK could not run', () => {
         controller.close();
       },
     }).pipeThrough(unrunnableCallsAsResults());
-    for await (const chunk of stream) out.push(chunk);
+    const reader = stream.getReader();
+    for (let next = await reader.read(); !next.done; next = await reader.read()) out.push(next.value);
     expect(out).toEqual([
       chunks[0],
       {

@@ -12,6 +12,8 @@ export interface OrderView {
   item: OrderItemRow | null;
   payment: { status: string; currency: string } | null;
   quote: { totalPrice: { amount: string; currency: string } } | null;
+  /** The on-chain digest: a deposit's transaction, or the contract checkout of a checkout order. */
+  tx_hash: string | null;
   createdAt: string;
 }
 
@@ -25,6 +27,7 @@ export function viewOfOrderRow(row: Selectable<OrdersTable>): OrderView {
     item: row.item,
     payment: row.payment,
     quote: row.quote,
+    tx_hash: row.tx_hash,
     createdAt: new Date(row.created_at).toISOString(),
   };
 }

@@ -25,6 +25,12 @@ export const orderSchema = apiSchema(
       .describe('product snapshot; null for deposits'),
     payment: z.object({ status: z.string(), currency: z.string() }).nullable(),
     quote: z.object({ totalPrice: z.object({ amount: z.string(), currency: z.string() }) }).nullable(),
+    tx_hash: z
+      .string()
+      .nullable()
+      .describe(
+        "the on-chain digest: a deposit's transaction, or a checkout's on-chain record (on-chain cart mode); null until there is one",
+      ),
     createdAt: z.string(),
   }),
 );
