@@ -1,7 +1,7 @@
 import { productCardOf, type ProductSearchResult, type ProductSummary } from '@shop/product-search';
 import { formatUsd } from './offline/money';
 import { TOOL_FAILURE_CODES, toolFailed } from './tool-result';
-import type { CartItemOutput, CartItemView, ShoppingToolOutput } from './tool-schemas';
+import type { CartItemOutput, CartItemView, ShoppingToolOutput, ShoppingToolSuccess } from './tool-schemas';
 
 /**
  * What each tool answers, built once for the gateway's tools and the tests. Where the original backend's
@@ -10,7 +10,7 @@ import type { CartItemOutput, CartItemView, ShoppingToolOutput } from './tool-sc
  */
 
 /** What searchProducts answers for a search's result: the same page, its products as cards. */
-export const searchProductsOutput = (result: ProductSearchResult): ShoppingToolOutput<'searchProducts'> => ({
+export const searchProductsOutput = (result: ProductSearchResult): ShoppingToolSuccess<'searchProducts'> => ({
   success: true,
   ...result,
   products: result.products.map(productCardOf),
@@ -30,7 +30,7 @@ const cartItemOutput = (item: CartItemView): CartItemOutput => ({
   priceFormatted: formatUsd(item.price),
 });
 
-export function viewCartOutput(items: readonly CartItemView[]): ShoppingToolOutput<'viewCart'> {
+export function viewCartOutput(items: readonly CartItemView[]): ShoppingToolSuccess<'viewCart'> {
   const total = items.reduce((sum, item) => sum + item.price, 0);
   return {
     success: true,
@@ -41,13 +41,13 @@ export function viewCartOutput(items: readonly CartItemView[]): ShoppingToolOutp
   };
 }
 
-export const addToCartOutput = (item: CartItemView): ShoppingToolOutput<'addToCart'> => ({
+export const addToCartOutput = (item: CartItemView): ShoppingToolSuccess<'addToCart'> => ({
   success: true,
   item: cartItemOutput(item),
   message: `Added "${item.productName}" to the cart`,
 });
 
-export const removeFromCartOutput = (itemId: string): ShoppingToolOutput<'removeFromCart'> => ({
+export const removeFromCartOutput = (itemId: string): ShoppingToolSuccess<'removeFromCart'> => ({
   success: true,
   itemId,
   removed: true,
@@ -59,14 +59,14 @@ export const checkoutOutput = (order: {
   providerOrderId: string;
   phase: string;
   walletAddress: string;
-}): ShoppingToolOutput<'checkout'> => ({
+}): ShoppingToolSuccess<'checkout'> => ({
   success: true,
   ...order,
   message: 'Order created: approve the payment with the one-time code the payment provider emails you',
 });
 
 /** What rememberMemory answers once the fact is stored: the existing frontend shows it as a card. */
-export const rememberMemoryOutput = (fact: string): ShoppingToolOutput<'rememberMemory'> => ({
+export const rememberMemoryOutput = (fact: string): ShoppingToolSuccess<'rememberMemory'> => ({
   success: true,
   text: fact,
   message: `Saved to memory: ${fact}`,

@@ -42,5 +42,5 @@ export function readToolFailure(value: unknown): ToolFailureResult | undefined {
 }
 
 /** A tool's output schema: its successful shape (marked `success: true`), or a failure. */
-export const toolOutputSchema = <S extends z.ZodObject>(success: S) =>
+export const toolOutputSchema = <Shape extends z.ZodRawShape>(success: z.ZodObject<Shape>) =>
   z.union([success.extend({ success: z.literal(true) }), toolFailureSchema.loose()]);

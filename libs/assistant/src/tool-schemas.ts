@@ -187,3 +187,8 @@ export type ShoppingToolInput<N extends ShoppingToolName> = z.infer<
 export type ShoppingToolOutput<N extends ShoppingToolName> = z.infer<
   (typeof SHOPPING_TOOLS)[N]['outputSchema']
 >;
+/** A tool's answer when it did what was asked: its output without the failure. */
+export type ShoppingToolSuccess<N extends ShoppingToolName> = Extract<
+  ShoppingToolOutput<N>,
+  { success: true }
+>;
