@@ -203,4 +203,25 @@ describe('MemWal as the memory store (MEMWAL_URL set)', () => {
     expect(textOf(reply.message)).toBe('Here is what I found.');
     expect(reply.chunks.at(-1)).toEqual({ type: 'finish', finishReason: 'stop' });
   });
+
+  it("answers a remember the relayer refuses as a failure result the frontend's card shows, and says so", async () => {
+    const { client } = await shopper(memwalGateway);
+    relayer.behaviour.failWith = { status: 500, body: '{"message":"relayer down"}' };
+    const reply = await chat(client, { messages: [userMessage('/remember I prefer slim fit')] });
+
+    expect(reply.chunks.filter((chunk) => chunk.type === 'tool-output-error')).toEqual([]);
+    expect(reply.chunks.find((chunk) => chunk.type === 'tool-output-available')).toEqual({
+      type: 'tool-output-available',
+      toolCallId: expect.any(String),
+      output: {
+        success: false,
+        code: 'UPSTREAM_ERROR',
+        message: 'The memory service is unavailable right now',
+        text: 'I prefer slim fit',
+      },
+    });
+    expect(textOf(reply.message)).toBe(
+      "Sorry, I couldn't save that preference: The memory service is unavailable right now",
+    );
+  });
 });
