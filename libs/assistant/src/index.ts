@@ -1,4 +1,5 @@
 export * from './tool-schemas';
+export * from './tool-result';
 export * from './tool-outputs';
 export * from './product-query-of';
 export * from './system-prompt';

@@ -34,6 +34,8 @@ export function buildSystemPrompt({ preferences }: SystemPromptInput): string {
     '- To remove or check out, use cart item ids from viewCart or addToCart; call viewCart first when you do not know them.',
     '- When the shopper refers to "the second one" or "it", resolve it against the latest search results.',
     '- When the shopper states a lasting preference (fit, sizes, style, budget), save it with rememberMemory.',
+    '- A message starting with /remember asks you to save the rest of it with rememberMemory; do not search for it.',
+    '- A tool result with "success": false means the action did not happen: tell the shopper its "message" in your own words, and never claim it succeeded.',
     `- You have at most ${AGENT_MAX_STEPS} steps per request: call tools only when needed, then answer briefly.`,
     '- Prices in answers are in USD, e.g. $79.99.',
     '',

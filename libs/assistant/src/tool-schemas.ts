@@ -1,6 +1,7 @@
 import { productCardSchema, productSearchResultSchema } from '@shop/product-search';
 import { SORT_OPTIONS } from '@shop/scraper';
 import { z } from 'zod';
+import { toolOutputSchema } from './tool-result';
 
 /**
  * The chat agent's tools: names, descriptions, input schemas (what the model sends) and output schemas
@@ -9,8 +10,8 @@ import { z } from 'zod';
  * offline model can never disagree on a field.
  *
  * Prices: search filters are in USD (what shoppers say), everything else is integer USD cents (what the
- * cart stores). A tool that fails should throw: the SDK hands the model the error message as an
- * `error-text` result, which the offline model reports to the shopper.
+ * cart stores), with the original backend's `priceFormatted` / `totalFormatted` beside them. A tool that
+ * fails answers a failure result (see tool-result.ts), never throws.
  */
 
 const filterText = z.string().trim().min(1).max(100);
@@ -89,32 +90,52 @@ export const cartItemSchema = z.object({
 });
 export type CartItemView = z.infer<typeof cartItemSchema>;
 
-/** Products come as cards (see productCardSchema), which the existing frontend also renders. */
-export const searchProductsOutputSchema = productSearchResultSchema.extend({
-  products: z.array(productCardSchema),
+/** A cart item in a tool's answer: as GET /api/cart lists it, and its price as the shopper reads it. */
+export const cartItemOutputSchema = cartItemSchema.extend({
+  priceFormatted: z.string().describe('e.g. "$79.99"'),
 });
+export type CartItemOutput = z.infer<typeof cartItemOutputSchema>;
+
+/** Products come as cards (see productCardSchema), which the existing frontend also renders. */
+export const searchProductsOutputSchema = toolOutputSchema(
+  productSearchResultSchema.extend({ products: z.array(productCardSchema) }),
+);
 /**
  * The product itself, not wrapped: the frontend takes a result that holds no product list as one
- * product. An unknown id answers a value without `id`, which it shows no card for.
+ * product. An unknown id is a PRODUCT_NOT_FOUND failure, which has no `id` and so shows no card.
  */
-const productNotFoundSchema = z.object({ productId: z.string(), found: z.literal(false) });
-export const getProductDetailsOutputSchema = z.union([productCardSchema, productNotFoundSchema]);
-export const viewCartOutputSchema = z.object({ items: z.array(cartItemSchema) });
-export const addToCartOutputSchema = z.object({ item: cartItemSchema });
-export const removeFromCartOutputSchema = z.object({ itemId: z.string(), removed: z.boolean() });
+export const getProductDetailsOutputSchema = toolOutputSchema(productCardSchema);
+export const viewCartOutputSchema = toolOutputSchema(
+  z.object({
+    items: z.array(cartItemOutputSchema),
+    total: z.number().int().describe('USD cents'),
+    totalFormatted: z.string(),
+    itemCount: z.number().int(),
+  }),
+);
+export const addToCartOutputSchema = toolOutputSchema(
+  z.object({ item: cartItemOutputSchema, message: z.string() }),
+);
+export const removeFromCartOutputSchema = toolOutputSchema(
+  z.object({ itemId: z.string(), removed: z.literal(true), message: z.string() }),
+);
 /** POST /api/checkout's answer without `serializedTransaction`, which is for the wallet, not the model. */
-export const checkoutOutputSchema = z.object({
-  orderId: z.string(),
-  providerOrderId: z.string(),
-  phase: z.string(),
-  walletAddress: z.string(),
-});
-/** The name and shape the existing frontend shows a "memory stored" card for; `text` is the fact saved. */
-export const rememberMemoryOutputSchema = z.object({
-  success: z.boolean(),
-  text: z.string(),
-  message: z.string(),
-});
+export const checkoutOutputSchema = toolOutputSchema(
+  z.object({
+    orderId: z.string(),
+    providerOrderId: z.string(),
+    phase: z.string(),
+    walletAddress: z.string(),
+    message: z.string(),
+  }),
+);
+/**
+ * The name and shape the existing frontend shows a "memory stored" card for; `text` is the fact saved.
+ * A failure keeps `text`, so its "memory save failed" card names the fact.
+ */
+export const rememberMemoryOutputSchema = toolOutputSchema(
+  z.object({ text: z.string(), message: z.string() }),
+);
 
 export const SHOPPING_TOOLS = {
   searchProducts: {
@@ -165,4 +186,9 @@ export type ShoppingToolInput<N extends ShoppingToolName> = z.infer<
 >;
 export type ShoppingToolOutput<N extends ShoppingToolName> = z.infer<
   (typeof SHOPPING_TOOLS)[N]['outputSchema']
+>;
+/** A tool's answer when it did what was asked: its output without the failure. */
+export type ShoppingToolSuccess<N extends ShoppingToolName> = Extract<
+  ShoppingToolOutput<N>,
+  { success: true }
 >;

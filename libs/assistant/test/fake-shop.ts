@@ -2,15 +2,23 @@ import type { LanguageModelV3 } from '@ai-sdk/provider';
 import { MockProductSearch } from '@shop/product-search';
 import { stepCountIs, streamText, tool, type ModelMessage, type TextStreamPart, type ToolSet } from 'ai';
 import {
+  addToCartOutput,
   buildSystemPrompt,
+  checkoutOutput,
   getProductDetailsOutput,
   OfflineChatModel,
   productQueryOf,
   rememberMemoryOutput,
+  removeFromCartOutput,
   searchProductsOutput,
   SHOPPING_TOOLS,
+  toolFailed,
+  viewCartOutput,
   type CartItemView,
 } from '../src';
+
+/** A refusal as the gateway's tools answer it: a result, not a thrown error. */
+const itemNotFound = () => toolFailed('CartItemNotFoundError', 'Cart item not found');
 
 /**
  * The gateway's tools as the tests run them: search and details over the mock catalogue, a cart and
@@ -32,7 +40,7 @@ export function createFakeShop(initialCart: CartItemView[] = []) {
       ...SHOPPING_TOOLS.getProductDetails,
       execute: async ({ productId }) => getProductDetailsOutput(productId, await products.product(productId)),
     }),
-    viewCart: tool({ ...SHOPPING_TOOLS.viewCart, execute: async () => ({ items: [...cart] }) }),
+    viewCart: tool({ ...SHOPPING_TOOLS.viewCart, execute: async () => viewCartOutput(cart) }),
     addToCart: tool({
       ...SHOPPING_TOOLS.addToCart,
       execute: async (input) => {
@@ -44,28 +52,28 @@ export function createFakeShop(initialCart: CartItemView[] = []) {
           createdAt: '2026-01-01T00:00:00.000Z',
         };
         cart.push(item);
-        return { item };
+        return addToCartOutput(item);
       },
     }),
     removeFromCart: tool({
       ...SHOPPING_TOOLS.removeFromCart,
       execute: async ({ itemId }) => {
         const index = cart.findIndex(({ id }) => id === itemId);
-        if (index < 0) throw new Error('Cart item not found');
+        if (index < 0) return itemNotFound();
         cart.splice(index, 1);
-        return { itemId, removed: true };
+        return removeFromCartOutput(itemId);
       },
     }),
     checkout: tool({
       ...SHOPPING_TOOLS.checkout,
       execute: async ({ cartItemId }) => {
-        if (!cart.some(({ id }) => id === cartItemId)) throw new Error('Cart item not found');
-        return {
+        if (!cart.some(({ id }) => id === cartItemId)) return itemNotFound();
+        return checkoutOutput({
           orderId: nextId(),
           providerOrderId: 'prov-order-1',
           phase: 'awaiting-approval',
           walletAddress: '0x00000000000000000000000000000000000000aa',
-        };
+        });
       },
     }),
     rememberMemory: tool({

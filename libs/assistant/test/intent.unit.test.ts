@@ -135,6 +135,15 @@ describe('parseIntent', () => {
     });
   });
 
+  it.each([
+    ['/remember I prefer neutral sneakers', 'I prefer neutral sneakers'],
+    ['/remember keep me under $150', 'Keep me under $150'],
+    ['  /Remember: I prefer Nike running shoes.', 'I prefer Nike running shoes'],
+    ['/remember', ''],
+  ])("reads the frontend's memory command %j as the fact to remember, not a search", (message, fact) => {
+    expect(parseIntent(message)).toEqual({ kind: 'remember', fact });
+  });
+
   it('reads the size and colour wished for an added product', () => {
     expect(parseIntent('add it in size L and color blue')).toMatchObject({
       kind: 'add',

@@ -129,6 +129,73 @@ describe('OfflineChatModel as a LanguageModelV3', () => {
     );
   });
 
+  it.each([
+    [
+      'a failure result',
+      {
+        type: 'json',
+        value: { success: false, code: 'CartFullError', message: 'The cart already holds 10 items' },
+      },
+    ],
+    [
+      'an error the SDK made of a thrown tool',
+      { type: 'error-text', value: 'The cart already holds 10 items' },
+    ],
+  ] as const)('tells the shopper what happened when a tool answers %s', async (_kind, output) => {
+    const prompt: LanguageModelV3Prompt = [
+      ...afterSearch,
+      { role: 'user', content: [{ type: 'text', text: 'add the first one in M' }] },
+      {
+        role: 'assistant',
+        content: [{ type: 'tool-call', toolCallId: 'call-2', toolName: 'addToCart', input: {} }],
+      },
+      {
+        role: 'tool',
+        content: [{ type: 'tool-result', toolCallId: 'call-2', toolName: 'addToCart', output }],
+      },
+    ];
+    const { content } = await new OfflineChatModel().doGenerate({ prompt, tools: TOOLS });
+    expect(content).toEqual([
+      { type: 'text', text: "Sorry, I couldn't add it to your cart: The cart already holds 10 items" },
+    ]);
+  });
+
+  it('says a product that is gone is gone when details answer PRODUCT_NOT_FOUND', async () => {
+    const prompt: LanguageModelV3Prompt = [
+      ...afterSearch,
+      { role: 'user', content: [{ type: 'text', text: 'tell me more about the first one' }] },
+      {
+        role: 'assistant',
+        content: [
+          {
+            type: 'tool-call',
+            toolCallId: 'call-2',
+            toolName: 'getProductDetails',
+            input: { productId: 'B000000001' },
+          },
+        ],
+      },
+      {
+        role: 'tool',
+        content: [
+          {
+            type: 'tool-result',
+            toolCallId: 'call-2',
+            toolName: 'getProductDetails',
+            output: {
+              type: 'json',
+              value: { success: false, code: 'PRODUCT_NOT_FOUND', message: 'gone', productId: 'B000000001' },
+            },
+          },
+        ],
+      },
+    ];
+    const { content } = await new OfflineChatModel().doGenerate({ prompt, tools: TOOLS });
+    expect(content).toEqual([
+      { type: 'text', text: "I couldn't find that product any more. Want me to search again?" },
+    ]);
+  });
+
   it('gives doGenerate the same content doStream streams', async () => {
     const model = new OfflineChatModel();
     const generated = await model.doGenerate({ prompt: afterSearch, tools: TOOLS });

@@ -256,6 +256,16 @@ const cases: Case[] = [
     reply: /I'll remember: "I prefer slim fit"/,
   },
   {
+    phrase: '/remember keep me under $150',
+    calls: () => [['rememberMemory', { fact: 'Keep me under $150' }]],
+    reply: /I'll remember: "Keep me under \$150"/,
+  },
+  {
+    phrase: '/remember I prefer neutral sneakers',
+    calls: () => [['rememberMemory', { fact: 'I prefer neutral sneakers' }]],
+    reply: /I'll remember: "I prefer neutral sneakers"/,
+  },
+  {
     phrase: 'hi! I am looking for a warm winter jacket',
     calls: () => [['searchProducts', { query: 'warm winter jacket' }]],
   },

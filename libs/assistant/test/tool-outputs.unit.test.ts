@@ -2,10 +2,17 @@ import { describe, expect, it } from 'vitest';
 import { MockProductSearch } from '@shop/product-search';
 import { readDetails, readRemembered, readSearch } from '../src/offline/tool-results';
 import {
+  addToCartOutput,
+  checkoutOutput,
   getProductDetailsOutput,
+  readToolFailure,
   rememberMemoryOutput,
+  removeFromCartOutput,
   searchProductsOutput,
+  SHOPPING_TOOL_NAMES,
   SHOPPING_TOOLS,
+  toolFailed,
+  viewCartOutput,
   type ShoppingToolName,
 } from '../src';
 
@@ -37,7 +44,7 @@ describe("the tools' answers, as their schemas say and the offline model reads t
     );
   });
 
-  it('answers details with the product itself as a card, which reads back as the product, and an unknown id with no product', async () => {
+  it('answers details with the product itself as a card, which reads back as the product, and an unknown id with a PRODUCT_NOT_FOUND failure', async () => {
     const { products: found } = await products.search({ query: 'hoodies', limit: 1 });
     const product = found[0]!;
     const details = getProductDetailsOutput(product.productId, product);
@@ -46,14 +53,84 @@ describe("the tools' answers, as their schemas say and the offline model reads t
     expect(readDetails(exchange('getProductDetails', details))).toEqual(product);
 
     const missing = getProductDetailsOutput('B0MISSING1', null);
-    expect(missing).toEqual({ productId: 'B0MISSING1', found: false });
+    expect(missing).toEqual({
+      success: false,
+      code: 'PRODUCT_NOT_FOUND',
+      message: expect.any(String),
+      productId: 'B0MISSING1',
+    });
     expect(SHOPPING_TOOLS.getProductDetails.outputSchema.parse(missing)).toEqual(missing);
-    expect(readDetails(exchange('getProductDetails', missing))).toBeNull();
+    expect(readToolFailure(missing)?.code).toBe('PRODUCT_NOT_FOUND');
   });
 
   it('answers a remembered preference as the memory card the frontend shows', () => {
     const output = rememberMemoryOutput('I prefer slim fit');
     expect(output).toEqual({ success: true, text: 'I prefer slim fit', message: expect.any(String) });
     expect(readRemembered(exchange('rememberMemory', output))?.text).toBe('I prefer slim fit');
+  });
+
+  it("answers the cart tools with the original backend's fields: success, message, priceFormatted, total, totalFormatted, itemCount", () => {
+    const item = {
+      id: '00000000-0000-4000-8000-000000000001',
+      productId: 'B000000001',
+      productName: 'Trail Hoodie',
+      price: 4999,
+      image: 'https://img.example/1.jpg',
+      size: 'M',
+      color: 'Black',
+      productUrl: 'https://shop.example/1',
+      retailer: 'Shop',
+      createdAt: '2026-01-01T00:00:00.000Z',
+    };
+    const cart = viewCartOutput([
+      item,
+      { ...item, id: '00000000-0000-4000-8000-000000000002', price: 150001 },
+    ]);
+    expect(cart).toMatchObject({
+      success: true,
+      total: 155000,
+      totalFormatted: '$1,550.00',
+      itemCount: 2,
+      items: [{ ...item, priceFormatted: '$49.99' }, { priceFormatted: '$1,500.01' }],
+    });
+    const added = addToCartOutput(item);
+    expect(added).toEqual({
+      success: true,
+      item: { ...item, priceFormatted: '$49.99' },
+      message: expect.stringContaining('Trail Hoodie'),
+    });
+    const removed = removeFromCartOutput(item.id);
+    expect(removed).toEqual({ success: true, itemId: item.id, removed: true, message: expect.any(String) });
+    const order = checkoutOutput({
+      orderId: 'o-1',
+      providerOrderId: 'p-1',
+      phase: 'awaiting-approval',
+      walletAddress: '0xaa',
+    });
+    expect(order).toMatchObject({ success: true, orderId: 'o-1', message: expect.any(String) });
+    for (const [name, output] of [
+      ['viewCart', cart],
+      ['addToCart', added],
+      ['removeFromCart', removed],
+      ['checkout', order],
+    ] as const) {
+      expect(SHOPPING_TOOLS[name].outputSchema.parse(output)).toEqual(output);
+    }
+  });
+
+  it('answers a failure in one shape every tool schema accepts, which reads back as the failure', () => {
+    const failure = toolFailed('CartFullError', 'The cart already holds 10 items');
+    expect(failure).toEqual({
+      success: false,
+      code: 'CartFullError',
+      message: 'The cart already holds 10 items',
+    });
+    for (const name of SHOPPING_TOOL_NAMES) {
+      expect(SHOPPING_TOOLS[name].outputSchema.parse(failure)).toEqual(failure);
+    }
+    expect(readToolFailure(failure)).toEqual(failure);
+    expect(readToolFailure({ ...failure, text: 'I prefer slim fit' })).toEqual(failure);
+    expect(readToolFailure(rememberMemoryOutput('I prefer slim fit'))).toBeUndefined();
+    expect(readToolFailure({ success: false, message: 'no code' })).toBeUndefined();
   });
 });

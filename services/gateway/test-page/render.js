@@ -79,8 +79,15 @@ function toolSummary(name, part) {
 
 function renderTool(part, actions) {
   const name = part.type.slice('tool-'.length);
-  if (part.state === 'output-error') {
-    return el('div', { class: 'tool failed', 'data-tool': name }, `${name} failed: ${part.errorText}`);
+  // A failed tool answers {success: false, message}; sessions stored before that hold output-error parts.
+  const failure =
+    part.state === 'output-error'
+      ? part.errorText
+      : part.state === 'output-available' && part.output?.success === false
+        ? part.output.message
+        : undefined;
+  if (failure !== undefined) {
+    return el('div', { class: 'tool failed', 'data-tool': name }, `${name} failed: ${failure}`);
   }
   if (part.state !== 'output-available') {
     return el('div', { class: 'tool running', 'data-tool': name }, `${name}…`);

@@ -59,7 +59,9 @@ describe('the agent uses the shop through the same handlers as the REST routes',
     });
 
     const output = reply.chunks.find((chunk) => chunk.type === 'tool-output-available');
-    expect(output).toMatchObject({ output: { item: { ...hoodie(0), size: 'M', color: colorOf(0) } } });
+    expect(output).toMatchObject({
+      output: { success: true, item: { ...hoodie(0), size: 'M', color: colorOf(0) } },
+    });
     const cart = await client.request('GET', '/api/cart');
     expect(cart.json.items).toEqual([
       expect.objectContaining({
@@ -83,11 +85,12 @@ describe('the agent uses the shop through the same handlers as the REST routes',
     model.current = scripted;
     const reply = await chat(client, { messages: [userMessage('add another hoodie')] });
 
-    expect(reply.chunks.find((chunk) => chunk.type === 'tool-output-error')).toEqual({
-      type: 'tool-output-error',
+    expect(reply.chunks.find((chunk) => chunk.type === 'tool-output-available')).toEqual({
+      type: 'tool-output-available',
       toolCallId: 'call-1',
-      errorText: 'The cart already holds 10 items',
+      output: { success: false, code: 'CartFullError', message: 'The cart already holds 10 items' },
     });
+    expect(reply.chunks.some((chunk) => chunk.type === 'tool-output-error')).toBe(false);
     expect(promptText(scripted.doStreamCalls[1]!.prompt)).toContain('The cart already holds 10 items');
     expect(reply.chunks.at(-1)).toEqual({ type: 'finish', finishReason: 'stop' });
     const cart = await client.request('GET', '/api/cart');
@@ -109,8 +112,12 @@ describe('the agent uses the shop through the same handlers as the REST routes',
       chunk.type === 'tool-output-available' ? [chunk.output] : [],
     );
     expect(outputs).toEqual([
-      { items: [expect.objectContaining({ id: itemId, productId: hoodie(2).productId })] },
-      { itemId, removed: true },
+      expect.objectContaining({
+        success: true,
+        items: [expect.objectContaining({ id: itemId, productId: hoodie(2).productId })],
+        itemCount: 1,
+      }),
+      { success: true, itemId, removed: true, message: expect.any(String) },
     ]);
     expect((await client.request('GET', '/api/cart')).json.items).toEqual([]);
   });
@@ -140,9 +147,11 @@ describe('checkout through the agent', () => {
       output: Record<string, unknown>;
     };
     expect(Object.keys(output.output).sort()).toEqual([
+      'message',
       'orderId',
       'phase',
       'providerOrderId',
+      'success',
       'walletAddress',
     ]);
     const orders = await client.request('GET', '/api/orders');
@@ -162,8 +171,8 @@ describe('checkout through the agent', () => {
       { toolName: 'viewCart', input: {} },
       { toolName: 'checkout', input: { cartItemId: added.json.id } },
     ]);
-    expect(reply.chunks.find((chunk) => chunk.type === 'tool-output-error')).toMatchObject({
-      errorText: refused.json.error,
+    expect(reply.chunks.filter((chunk) => chunk.type === 'tool-output-available').at(-1)).toMatchObject({
+      output: { success: false, code: refused.json.code, message: refused.json.error },
     });
     expect(textOf(reply.message)).toContain(refused.json.error as string);
   });

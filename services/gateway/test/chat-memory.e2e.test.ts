@@ -106,6 +106,24 @@ describe("the project's own memory store (default)", () => {
     expect(next.message?.parts.filter((part) => part.type === 'data-memwal-activity')).toHaveLength(1);
   });
 
+  it("stores the fact of the frontend's /remember command with the offline model, and searches for nothing", async () => {
+    const { client } = await shopper();
+    const remember = await chat(client, { messages: [userMessage('/remember keep me under $150')] });
+    expect(toolCallsOf(remember.chunks)).toEqual([
+      { toolName: 'rememberMemory', input: { fact: 'Keep me under $150' } },
+    ]);
+    expect(remember.chunks.find((chunk) => chunk.type === 'tool-output-available')).toMatchObject({
+      output: { success: true, text: 'Keep me under $150' },
+    });
+    expect(textOf(remember.message)).toBe('Got it, I\'ll remember: "Keep me under $150".');
+
+    // Stored: the next turn recalls it into the prompt.
+    const scripted = scriptedModel([textStep('Noted.')]);
+    model.current = scripted;
+    await chat(client, { messages: [userMessage('show me sneakers under $150')] });
+    expect(scripted.doStreamCalls[0]!.prompt[0]!.content).toContain('- Keep me under $150');
+  });
+
   it("keeps each user's memories to that user and stores a repeated fact once", async () => {
     const { client } = await shopper();
     await chat(client, { messages: [userMessage('remember that I love green')] });
@@ -184,5 +202,26 @@ describe('MemWal as the memory store (MEMWAL_URL set)', () => {
     });
     expect(textOf(reply.message)).toBe('Here is what I found.');
     expect(reply.chunks.at(-1)).toEqual({ type: 'finish', finishReason: 'stop' });
+  });
+
+  it("answers a remember the relayer refuses as a failure result the frontend's card shows, and says so", async () => {
+    const { client } = await shopper(memwalGateway);
+    relayer.behaviour.failWith = { status: 500, body: '{"message":"relayer down"}' };
+    const reply = await chat(client, { messages: [userMessage('/remember I prefer slim fit')] });
+
+    expect(reply.chunks.filter((chunk) => chunk.type === 'tool-output-error')).toEqual([]);
+    expect(reply.chunks.find((chunk) => chunk.type === 'tool-output-available')).toEqual({
+      type: 'tool-output-available',
+      toolCallId: expect.any(String),
+      output: {
+        success: false,
+        code: 'UPSTREAM_ERROR',
+        message: 'The memory service is unavailable right now',
+        text: 'I prefer slim fit',
+      },
+    });
+    expect(textOf(reply.message)).toBe(
+      "Sorry, I couldn't save that preference: The memory service is unavailable right now",
+    );
   });
 });

@@ -9,8 +9,10 @@ const textOf = (content: string | readonly { type: string; text?: unknown }[] | 
         .join('\n');
 
 /**
- * The wire carries no error flag on a tool result. The shop's tools answer JSON objects and a failed
- * one answers its message, so anything but a JSON object or array reads as a failure's message.
+ * The wire carries no error flag on a tool result. The shop's tools answer JSON objects, a failure
+ * included (`{success: false, code, message}`, which the planner reads as one); a call the client's
+ * SDK could not run answers its error's text, so anything but a JSON object or array reads as a
+ * failure's message.
  */
 function outputOf(content: string): LanguageModelV3ToolResultOutput {
   try {

@@ -1,6 +1,14 @@
 import type { LanguageModelV3Prompt, LanguageModelV3ToolResultOutput } from '@ai-sdk/provider';
+import { readToolFailure } from '../tool-result';
 
-export type ToolOutcome = { ok: true; value: unknown } | { ok: false; error: string };
+/** `code` is the failure result's code; an error the SDK made of a thrown tool has none. */
+export type ToolOutcome = { ok: true; value: unknown } | { ok: false; error: string; code?: string };
+
+/** A tool's value, unless it is a failure result: then its message and code. */
+function valueOutcome(value: unknown): ToolOutcome {
+  const failure = readToolFailure(value);
+  return failure ? { ok: false, error: failure.message, code: failure.code } : { ok: true, value };
+}
 
 /** One tool call of the conversation and, once it ran, what came back. */
 export interface ToolExchange {
@@ -25,7 +33,7 @@ function outcomeOf(output: LanguageModelV3ToolResultOutput): ToolOutcome {
   switch (output.type) {
     case 'json':
     case 'text':
-      return { ok: true, value: output.value };
+      return valueOutcome(output.value);
     case 'content':
       return {
         ok: true,

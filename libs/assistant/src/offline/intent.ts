@@ -32,8 +32,9 @@ export type Intent =
   | { kind: 'thanks' }
   | { kind: 'off-topic' };
 
+/** Also the existing frontend's memory command, `/remember <fact>`, which its suggestion buttons send. */
 const REMEMBER =
-  /^(?:(?:please|pls|can you|could you|would you)\s+)?(?:remember|note|keep in mind|don'?t forget)\b\s*(?:that\b|:)?\s*/i;
+  /^(?:\/remember\b|(?:(?:please|pls|can you|could you|would you)\s+)?(?:remember|note|keep in mind|don'?t forget)\b)\s*(?:that\b|:)?\s*/i;
 const EMPTY_CART =
   /\b(?:empty|clear|reset)\b.*\b(?:cart|basket)\b|\b(?:remove|delete|clear)\s+(?:everything|all(?:\s+(?:the\s+|my\s+)?items)?)\b/;
 const REMOVE = /\b(?:remove|delete|take out|take off|drop|get rid of)\b/;

@@ -1,5 +1,6 @@
 import type { ProductSummary } from '@shop/product-search';
 import { TITLE_PROMPT_MARKER } from '../title-prompt';
+import { TOOL_FAILURE_CODES } from '../tool-result';
 import type { SearchProductsInput, ShoppingToolInput, ShoppingToolName } from '../tool-schemas';
 import { broaderSearch } from './broader-search';
 import type { Conversation, ToolExchange } from './conversation';
@@ -334,6 +335,7 @@ export function planStep(conversation: Conversation, offered: ReadonlySet<string
       !(intent.kind === 'empty-cart' && exchange.toolName === 'removeFromCart'),
   );
   if (failed?.outcome?.ok === false) {
+    if (failed.outcome.code === TOOL_FAILURE_CODES.productNotFound) return say(reply.PRODUCT_GONE_REPLY);
     return say(reply.failureReply(failed.toolName, failed.outcome.error));
   }
   const step = planIntent({ conversation, state: shoppingState(conversation), offered }, intent);

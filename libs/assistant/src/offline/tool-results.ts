@@ -1,12 +1,8 @@
 import { productSummarySchema, type ProductSummary } from '@shop/product-search';
-import type { z } from 'zod';
+import { z } from 'zod';
 import {
-  addToCartOutputSchema,
-  checkoutOutputSchema,
-  rememberMemoryOutputSchema,
-  removeFromCartOutputSchema,
+  cartItemSchema,
   searchProductsInputSchema,
-  viewCartOutputSchema,
   type CartItemView,
   type SearchProductsInput,
   type ShoppingToolName,
@@ -14,8 +10,9 @@ import {
 import type { ToolExchange } from './conversation';
 
 /**
- * Typed views of tool results. A result that does not match its tool's output schema is treated as
- * absent: the offline model then says less rather than guess at a shape.
+ * Typed views of tool results. A result that lacks the fields read here is treated as absent: the
+ * offline model then says less rather than guess at a shape. Only the fields read are required, so
+ * results stored before a field was added (`success`, `priceFormatted`, `message`) read the same.
  */
 
 /** A tool's successful value, before any shape is assumed. */
@@ -80,16 +77,21 @@ export function readDetails(exchange: ToolExchange): ProductSummary | null | und
   return product === null ? null : productOf(product);
 }
 
+const cartRead = z.object({ items: z.array(cartItemSchema) });
+const addedRead = z.object({ item: cartItemSchema });
+const removedRead = z.object({ itemId: z.string() });
+const orderRead = z.object({ orderId: z.string(), phase: z.string() });
+const rememberedRead = z.object({ text: z.string() });
+
 export const readCart = (exchange: ToolExchange): CartItemView[] | undefined =>
-  valueOf(exchange, 'viewCart', viewCartOutputSchema)?.items;
+  valueOf(exchange, 'viewCart', cartRead)?.items;
 
 export const readAdded = (exchange: ToolExchange): CartItemView | undefined =>
-  valueOf(exchange, 'addToCart', addToCartOutputSchema)?.item;
+  valueOf(exchange, 'addToCart', addedRead)?.item;
 
 export const readRemoved = (exchange: ToolExchange): string | undefined =>
-  valueOf(exchange, 'removeFromCart', removeFromCartOutputSchema)?.itemId;
+  valueOf(exchange, 'removeFromCart', removedRead)?.itemId;
 
-export const readOrder = (exchange: ToolExchange) => valueOf(exchange, 'checkout', checkoutOutputSchema);
+export const readOrder = (exchange: ToolExchange) => valueOf(exchange, 'checkout', orderRead);
 
-export const readRemembered = (exchange: ToolExchange) =>
-  valueOf(exchange, 'rememberMemory', rememberMemoryOutputSchema);
+export const readRemembered = (exchange: ToolExchange) => valueOf(exchange, 'rememberMemory', rememberedRead);

@@ -13,6 +13,8 @@ export interface OrderView {
   payment: { status: string; currency: string } | null;
   quote: { totalPrice: { amount: string; currency: string } } | null;
   timeline: OrderTimelineEntry[];
+  /** The on-chain digest: a deposit's transaction, or the contract checkout of a checkout order. */
+  tx_hash: string | null;
   createdAt: string;
 }
 
@@ -27,6 +29,7 @@ export function viewOfOrderRow(row: Selectable<OrdersTable>): OrderView {
     payment: row.payment,
     quote: row.quote,
     timeline: row.timeline,
+    tx_hash: row.tx_hash,
     createdAt: new Date(row.created_at).toISOString(),
   };
 }

@@ -2,8 +2,9 @@ import { GenerationCache, Redis } from '@shop/redis';
 
 /**
  * The one definition of the order-list cache: a user's pages, keyed by user with the page and
- * filters as variants, read by the gateway and invalidated by the orders projection.
+ * filters as variants, read by the gateway and invalidated by the orders projection. The namespace
+ * names the cached page's shape, so a page cached before a field was added (tx_hash) is never read.
  */
 export function ordersCache(redis: Redis): GenerationCache {
-  return new GenerationCache(redis, 'orders', 60);
+  return new GenerationCache(redis, 'orders:2', 60);
 }

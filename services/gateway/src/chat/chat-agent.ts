@@ -25,8 +25,8 @@ import { ChatRequest, requestContextOf, userTurnOf } from './chat-request.schema
 import { ChatTools } from './chat-tools';
 import { memoryActivityPart, type MemoryActivityPart } from './memory-activity';
 import { SessionTitler } from './session-titler';
-import { ToolFailure } from './tool-failure';
 import { placeUserTurn, textOfMessage } from './stored-conversation';
+import { unrunnableCallAsResult, unrunnableCallsAsResults } from './tool-failure';
 
 /** Namespace of the assistant reply ids derived from the user turn they answer. */
 const REPLY_ID_NAMESPACE = '3f0c6a52-7f3e-4b0e-9a51-2c4d8e1b6f70';
@@ -39,12 +39,13 @@ const FINISHED_TOOL_STATES: readonly string[] = ['output-available', 'output-err
 
 /**
  * A part of a reply as it is stored. A tool call whose input or run was cut short is dropped, never
- * stored half made; text cut short is stored as what was said.
+ * stored half made; one the SDK could not run is stored as the failure result the stream showed; text
+ * cut short is stored as what was said.
  */
 function keptPart(part: UIMessage['parts'][number]): UIMessage['parts'] {
   if (part.type.startsWith('tool-') || part.type === 'dynamic-tool') {
     const { state } = part as { state?: string };
-    return state !== undefined && FINISHED_TOOL_STATES.includes(state) ? [part] : [];
+    return state !== undefined && FINISHED_TOOL_STATES.includes(state) ? [unrunnableCallAsResult(part)] : [];
   }
   if (part.type === 'text' && part.state === 'streaming') return [{ ...part, state: 'done' }];
   return [part];
@@ -186,12 +187,14 @@ export class ChatAgent {
           onError: () => undefined,
         });
         writer.merge(
-          result.toUIMessageStream({
-            sendStart: false,
-            onError: (error) => this.errorText(error),
-            // Stored before the stream ends, so the client's next read of the session has it.
-            onFinish: ({ responseMessage }) => this.store(turn, [activity, ...responseMessage.parts]),
-          }),
+          result
+            .toUIMessageStream({
+              sendStart: false,
+              onError: (error) => this.errorText(error),
+              // Stored before the stream ends, so the client's next read of the session has it.
+              onFinish: ({ responseMessage }) => this.store(turn, [activity, ...responseMessage.parts]),
+            })
+            .pipeThrough(unrunnableCallsAsResults()),
         );
         await naming;
       },
@@ -235,12 +238,9 @@ export class ChatAgent {
     );
   }
 
-  /**
-   * The `errorText` of an `error` or `tool-output-error` chunk: a refusal or a tool's failure
-   * explains itself; anything else stays in the log.
-   */
+  /** The `errorText` of an `error` chunk: a refusal explains itself; anything else stays in the log. */
   private errorText(error: unknown): string {
-    if (error instanceof DomainError || error instanceof ToolFailure) return error.message;
+    if (error instanceof DomainError) return error.message;
     this.logger.error({ err: error }, 'chat stream failed');
     return 'The assistant could not answer; please try again.';
   }

@@ -3,11 +3,15 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { tool, type ToolSet } from 'ai';
 import {
+  addToCartOutput,
+  checkoutOutput,
   getProductDetailsOutput,
   productQueryOf,
   rememberMemoryOutput,
+  removeFromCartOutput,
   searchProductsOutput,
   SHOPPING_TOOLS,
+  viewCartOutput,
   type CartItemView,
 } from '@shop/assistant';
 import { chooseVariant, variantChoiceNeeded } from '@shop/domain';
@@ -21,14 +25,14 @@ import { CheckoutCommand } from '../checkout/checkout.command';
 import { LOGGER, MEMORY_STORE, PRODUCT_SEARCH } from '../infrastructure/tokens';
 import { GetProfileQuery } from '../user/get-profile.query';
 import type { AgentMemory } from '../memory/agent-memory';
-import { toolFailure, toolFailureMessage } from './tool-failure';
+import { failuresAsResults } from './tool-failure';
 
 const cartItemView = ({ userId: _owner, ...item }: CartItemResponse): CartItemView => item;
 
 /**
  * The agent's tools for one shopper. Each runs the same cart, command or query handler as the REST
  * route it mirrors, so every cart and checkout rule holds for the agent too and its changes show up in
- * GET /api/cart. A failure is thrown (see toolFailure): the model gets it as the tool's result.
+ * GET /api/cart. A tool never throws: a failure is its result (see failuresAsResults).
  */
 @Injectable()
 export class ChatTools {
@@ -51,17 +55,7 @@ export class ChatTools {
         .update(`${userId}\u0000${sessionId}\u0000${tool}\u0000${toolCallId}`)
         .digest('hex')
         .slice(0, 40);
-    const guarded =
-      <I, O>(name: string, run: (input: I, toolCallId: string, signal?: AbortSignal) => Promise<O>) =>
-      async (input: I, { toolCallId, abortSignal }: { toolCallId: string; abortSignal?: AbortSignal }) => {
-        try {
-          return await run(input, toolCallId, abortSignal);
-        } catch (error) {
-          if (toolFailureMessage(error) === undefined)
-            this.logger.error({ err: error, tool: name, userId }, 'chat tool failed');
-          throw toolFailure(error);
-        }
-      };
+    const guarded = failuresAsResults(this.logger, userId);
 
     return {
       searchProducts: tool({
@@ -78,27 +72,29 @@ export class ChatTools {
       }),
       viewCart: tool({
         ...SHOPPING_TOOLS.viewCart,
-        execute: guarded('viewCart', async () => ({
-          items: (await this.queries.execute(new GetCartQuery(userId))).map(cartItemView),
-        })),
+        execute: guarded('viewCart', async () =>
+          viewCartOutput((await this.queries.execute(new GetCartQuery(userId))).map(cartItemView)),
+        ),
       }),
       addToCart: tool({
         ...SHOPPING_TOOLS.addToCart,
-        execute: guarded('addToCart', async (input, toolCallId) => ({
-          item: cartItemView(
-            await this.cart.add(
-              userId,
-              { ...input, ...(await this.variantToAdd(userId, input)) },
-              { correlationId: currentCorrelationId(), commandId: commandIdOf('addToCart', toolCallId) },
+        execute: guarded('addToCart', async (input, toolCallId) =>
+          addToCartOutput(
+            cartItemView(
+              await this.cart.add(
+                userId,
+                { ...input, ...(await this.variantToAdd(userId, input)) },
+                { correlationId: currentCorrelationId(), commandId: commandIdOf('addToCart', toolCallId) },
+              ),
             ),
           ),
-        })),
+        ),
       }),
       removeFromCart: tool({
         ...SHOPPING_TOOLS.removeFromCart,
         execute: guarded('removeFromCart', async ({ itemId }) => {
           await this.cart.remove(userId, itemId, { correlationId: currentCorrelationId() });
-          return { itemId, removed: true };
+          return removeFromCartOutput(itemId);
         }),
       }),
       checkout: tool({
@@ -108,19 +104,23 @@ export class ChatTools {
           const { orderId, providerOrderId, phase, walletAddress } = await this.commands.execute(
             new CheckoutCommand(userId, cartItemId, commandIdOf('checkout', toolCallId)),
           );
-          return { orderId, providerOrderId, phase, walletAddress };
+          return checkoutOutput({ orderId, providerOrderId, phase, walletAddress });
         }),
       }),
       rememberMemory: tool({
         ...SHOPPING_TOOLS.rememberMemory,
-        execute: guarded('rememberMemory', async ({ fact }, _toolCallId, signal) => {
-          await this.memory.remember(userId, fact, {
-            namespace: preferencesNamespace,
-            source: 'chat',
-            ...(signal && { signal }),
-          });
-          return rememberMemoryOutput(fact);
-        }),
+        execute: guarded(
+          'rememberMemory',
+          async ({ fact }, _toolCallId, signal) => {
+            await this.memory.remember(userId, fact, {
+              namespace: preferencesNamespace,
+              source: 'chat',
+              ...(signal && { signal }),
+            });
+            return rememberMemoryOutput(fact);
+          },
+          ({ fact }) => ({ text: fact }),
+        ),
       }),
     };
   }

@@ -34,6 +34,12 @@ export const orderSchema = apiSchema(
         }),
       )
       .describe('every status the order reached, oldest first'),
+    tx_hash: z
+      .string()
+      .nullable()
+      .describe(
+        "the on-chain digest: a deposit's transaction, or a checkout's on-chain record (on-chain cart mode); null until there is one",
+      ),
     createdAt: z.string(),
   }),
 );
