@@ -5,6 +5,7 @@ import { indexerFields } from './chain-indexer-config';
 import { assistantEnv } from './assistant-config';
 import { memwalEnv } from './memwal-config';
 import { productionRules } from './production-rules';
+import { distinctSessionCookies, sessionFields } from './session-config';
 import { sharedEnv } from './shared-config';
 import { writeSideFields } from './write-side-config';
 
@@ -41,6 +42,7 @@ export const gatewayEnv = sharedEnv
     CHAIN_RPC_URL: url.optional(),
     ...indexerFields,
     ...writeSideFields,
+    ...sessionFields,
     WALLET_ENCRYPTION_KEY: hex32Bytes.optional(),
     REACTIONS_SCHEMA: sqlIdentifier.default('reactions'),
     REACTION_MAX_DELIVERIES: z.coerce.number().int().min(1).max(100).default(10),
@@ -72,6 +74,7 @@ export const gatewayEnv = sharedEnv
     CHAT_MODEL_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(30_000),
   })
   .check(productionRules(productionVariables))
+  .check(distinctSessionCookies)
   // Runs even when another variable is already invalid, so one message names every problem.
   .check(
     z.superRefine(

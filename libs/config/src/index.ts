@@ -15,3 +15,4 @@ export * from './assistant-config';
 export * from './memwal-config';
 export * from './tracing-config';
 export * from './stack-config';
+export * from './session-config';

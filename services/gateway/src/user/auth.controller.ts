@@ -9,9 +9,11 @@ import { CONFIG } from '../infrastructure/tokens';
 import { CurrentIdentity } from '../auth/current-identity.decorator';
 import {
   clearSessionCookies,
+  cookiePolicy,
   EMAIL_COOKIE,
   REFRESH_COOKIE,
   SESSION_COOKIE,
+  sessionCookieFamilies,
   setSessionCookie,
 } from '../auth/session-cookies';
 import type { SessionIdentity } from '../auth/session-identity';
@@ -128,7 +130,7 @@ export class AuthController {
     responses: { 200: { description: 'Cookies cleared', schema: z.object({ success: z.literal(true) }) } },
   })
   logout(@Res({ passthrough: true }) reply: FastifyReply): { success: true } {
-    clearSessionCookies(reply, { secure: this.config.NODE_ENV === 'production' });
+    clearSessionCookies(reply, sessionCookieFamilies(this.config), cookiePolicy(this.config));
     return { success: true };
   }
 }

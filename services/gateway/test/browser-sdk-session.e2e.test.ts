@@ -1,0 +1,313 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { IssuedSession } from '@shop/sandbox-provider';
+import { startSuiSandbox, SuiSandbox } from '@shop/sandbox-sui';
+import { FrontendBrowser } from './frontend-browser';
+import { readChatLikeTheFrontend } from './frontend-chat-reader';
+import { acceptCheckout, cartBodyOf, productCardsOf, productToolResults } from './frontend-shopping-rules';
+import { eventually, startTestStack, TestClient, TestStack } from './stack';
+
+/**
+ * The existing frontend signs people in with the provider's browser SDK, which keeps the session
+ * in two cookies of its own on the frontend's origin; the frontend forwards them with every API
+ * call and never calls POST /api/auth/session. These tests sign in exactly so: the SDK's cookies
+ * only, from the frontend's origin with credentials.
+ */
+const SDK_JWT = 'crossmint-jwt';
+const SDK_REFRESH = 'crossmint-refresh-token';
+/** The coin the frontend hard-codes for deposits (lib/api/sui-deposit.ts). */
+const TESTNET_USDC = '0xa1ec7fc00a6f40db9693ad1415d0c193ad3906494428cf252621037bd7117e29::usdc::USDC';
+
+let stack: TestStack;
+let sui: SuiSandbox;
+
+beforeAll(async () => {
+  sui = await startSuiSandbox({ port: 0 });
+  stack = await startTestStack('browsersdk', {
+    CHAIN_RPC_URL: sui.url,
+    CHAIN_COIN_TYPE: TESTNET_USDC,
+    CHAIN_PAYMENT_PACKAGE_ID: sui.paymentPackageId,
+    RATE_LIMIT_RPM: '100000',
+  });
+});
+afterAll(async () => {
+  await stack?.stop();
+  await sui?.close();
+});
+
+/** What the SDK does after a login: writes the provider's JWT and refresh token to `document.cookie`. */
+function sdkSignIn(browser: FrontendBrowser | TestClient, issued: IssuedSession): void {
+  browser.setCookie(SDK_JWT, issued.jwt);
+  browser.setCookie(SDK_REFRESH, issued.refresh.secret);
+}
+
+const uniqueEmail = () => `${randomUUID().slice(0, 8)}@example.com`;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The attributes of the cookie `name` in a response's Set-Cookie lines, lower-cased, without its value. */
+function attributesOf(setCookies: string[], name: string): string[] | undefined {
+  const line = setCookies.find((cookie) => cookie.startsWith(`${name}=`));
+  return line
+    ?.split(';')
+    .slice(1)
+    .map((attribute) => attribute.trim().toLowerCase());
+}
+
+describe("the frontend's browser, signed in by the provider's SDK", () => {
+  it('registers the user on the first call, provisions wallets, and every route the frontend calls answers what it accepts', async () => {
+    const browser = new FrontendBrowser(stack.url);
+    const email = uniqueEmail();
+    const issued = await stack.provider.issueToken(email);
+    sdkSignIn(browser, issued);
+
+    // The login page and the guard ask for the onboarding status first (lib/api/onboarding.ts).
+    const status = await browser.call('GET', '/api/onboarding/status');
+    expect([status.status, status.json]).toEqual([200, { step: 0, completed: false }]);
+
+    // The header's user menu (components/layout/UserMenu.tsx): email, wallet address and status.
+    const profile = await eventually(
+      () => browser.call('GET', '/api/auth/profile'),
+      (answer) => answer.json.walletStatus === 'active',
+    );
+    expect(profile.status).toBe(200);
+    expect(profile.json).toMatchObject({
+      email,
+      onboardingStep: 0,
+      walletStatus: 'active',
+      walletAddress: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+      evmAddress: expect.stringMatching(/^0x[0-9a-fA-F]{40}$/),
+    });
+    const userEvents = (await stack.store.load('user', profile.json.userId as string)).events.map(
+      (e) => e.type,
+    );
+    expect(userEvents.filter((type) => type === 'UserRegistered')).toHaveLength(1);
+
+    // The onboarding page's three mutations (OnboardingStepResponse).
+    const steps: [string, unknown][] = [
+      ['step-1', { displayName: 'Ada' }],
+      [
+        'step-2',
+        {
+          firstName: 'Ada',
+          lastName: 'Lovelace',
+          street: '1 Main Street',
+          country: 'US',
+          city: 'Austin',
+          state: 'TX',
+          zip: '78701',
+        },
+      ],
+      ['step-3', { topsSize: 'M', bottomsSize: '32', footwearSize: '42' }],
+    ];
+    for (const [index, [step, body]] of steps.entries()) {
+      const saved = await browser.call('POST', `/api/onboarding/${step}`, body);
+      expect([saved.status, saved.json]).toEqual([200, { success: true, step: index + 1 }]);
+    }
+    expect((await browser.call('GET', '/api/onboarding/status')).json).toEqual({ step: 3, completed: true });
+
+    // The chat (lib/chat/use-sse-chat.ts): a session first, then the turn with its own body shape.
+    const session = await browser.call('POST', '/api/sessions', {});
+    expect(session.status).toBe(201);
+    expect(session.json).toMatchObject({ id: expect.any(String) });
+    const sessionId = session.json.id as string;
+    const turn = await browser.fetch('/api/chat', {
+      method: 'POST',
+      body: { messages: [{ role: 'user', content: 'show me running shoes under $120' }], sessionId },
+    });
+    expect(turn.status).toBe(200);
+    const view = await readChatLikeTheFrontend(turn.body!);
+    expect([view.errors, view.done]).toEqual([[], true]);
+    const results = productToolResults(view);
+    expect(results.length).toBeGreaterThan(0);
+    const cards = productCardsOf(results[0]!.result);
+    expect(cards.length).toBeGreaterThan(1);
+
+    // The sessions sidebar: list (limit 100), open one, delete one (lib/api/sessions.ts).
+    const sessions = await browser.call('GET', '/api/sessions?limit=100');
+    expect(sessions.status).toBe(200);
+    expect((sessions.json.sessions as { id: string }[]).map((s) => s.id)).toContain(sessionId);
+    const opened = await browser.call('GET', `/api/sessions/${sessionId}`);
+    expect(opened.status).toBe(200);
+    expect(opened.json).toMatchObject({ id: sessionId, messages: expect.any(Array) });
+    expect((opened.json.messages as unknown[]).length).toBeGreaterThanOrEqual(2);
+
+    // The product card's add button (lib/api/cart.ts keeps `created.id` as the backend id).
+    const added = await browser.call('POST', '/api/cart', cartBodyOf(cards[0]!));
+    expect(added.status).toBe(201);
+    expect(added.json).toMatchObject({ id: expect.any(String), productId: cards[0]!.id });
+    const second = await browser.call('POST', '/api/cart', cartBodyOf(cards[1]!));
+    expect(second.status).toBe(201);
+    // The cart hydrator reads items[].{id, productId, productName, price, image, retailer}.
+    const cart = await browser.call('GET', '/api/cart');
+    expect(cart.status).toBe(200);
+    expect(cart.json.items).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          id: added.json.id,
+          productId: cards[0]!.id,
+          productName: cards[0]!.name,
+          price: cards[0]!.price,
+        }),
+      ]),
+    );
+    const removed = await browser.call('DELETE', `/api/cart/${second.json.id as string}`);
+    expect(removed.status).toBe(204);
+    expect(
+      ((await browser.call('GET', '/api/cart')).json.items as { id: string }[]).map((item) => item.id),
+    ).toEqual([added.json.id]);
+
+    // The deposit modal (components/ui/DepositModal.tsx): testnet USDC paid to the user's Sui
+    // wallet, verified with the frontend's body; it shows success when `success` is true.
+    const nonce = randomUUID();
+    const txDigest = sui.createPayment({
+      payer: '0x'.padEnd(66, '7'),
+      receiver: profile.json.walletAddress as string,
+      amountMist: 500_000_000n,
+      coinType: TESTNET_USDC,
+      nonce,
+    });
+    const deposit = await browser.call('POST', '/api/deposit/verify', {
+      txDigest,
+      nonce,
+      amount: '500000000',
+      coinType: TESTNET_USDC,
+    });
+    expect(deposit.status).toBe(200);
+    expect(deposit.json).toMatchObject({ success: true, txDigest });
+
+    // The checkout modal's guard (lib/api/checkout.ts isCheckoutResponse), funded by the deposit.
+    const checkout = await browser.call('POST', '/api/checkout', { cartItemId: added.json.id });
+    expect(checkout.status).toBe(201);
+    const accepted = acceptCheckout(checkout.json);
+    expect(accepted).toEqual({ orderId: checkout.json.orderId, crossmintOrderId: expect.any(String) });
+    const orderId = checkout.json.orderId as string;
+
+    // The checkout modal polls one order by its status and phase; the orders sidebar lists them.
+    const order = await browser.call('GET', `/api/orders/${orderId}`);
+    expect(order.status).toBe(200);
+    expect(order.json).toMatchObject({
+      orderId,
+      status: expect.any(String),
+      phase: expect.any(String),
+      type: expect.any(String),
+      createdAt: expect.any(String),
+    });
+    const orders = await browser.call('GET', '/api/orders?limit=50');
+    expect(orders.status).toBe(200);
+    const listed = orders.json.orders as { orderId: string; type: string }[];
+    expect(listed.map((o) => o.orderId)).toContain(orderId);
+    expect(listed.map((o) => o.type)).toContain('deposit');
+
+    const deleted = await browser.call('DELETE', `/api/sessions/${sessionId}`);
+    expect(deleted.status).toBe(204);
+    expect((await browser.call('GET', `/api/sessions/${sessionId}`)).status).toBe(404);
+
+    // The SDK's logout removes its cookies itself, then posts to logoutRoute; the gateway clears
+    // both families, so a browser that still had them is signed out too.
+    const logout = await browser.fetch('/api/auth/logout', { method: 'POST' });
+    expect([logout.status, await logout.json()]).toEqual([200, { success: true }]);
+    const cleared = logout.headers.getSetCookie().map((line) => line.split('=')[0]);
+    expect(cleared).toEqual(
+      expect.arrayContaining([SDK_JWT, SDK_REFRESH, 'provider-jwt', 'provider-refresh-token']),
+    );
+    expect([browser.cookie(SDK_JWT), browser.cookie(SDK_REFRESH)]).toEqual([undefined, undefined]);
+    expect((await browser.call('GET', '/api/auth/profile')).status).toBe(401);
+  });
+
+  it('refreshes an expired SDK JWT and rotates the pair under the SDK names, with attributes its script can use', async () => {
+    const browser = new FrontendBrowser(stack.url);
+    const email = uniqueEmail();
+    const issued = await stack.provider.issueToken(email, { ttlSeconds: 2 });
+    sdkSignIn(browser, issued);
+    expect((await browser.call('GET', '/api/auth/profile')).status).toBe(200);
+    await sleep(2100);
+
+    const response = await browser.fetch('/api/auth/profile', { method: 'GET' });
+    expect(response.status).toBe(200);
+    expect(((await response.json()) as { email: string }).email).toBe(email);
+    const setCookies = response.headers.getSetCookie();
+    expect(setCookies.map((line) => line.split('=')[0]).sort()).toEqual([SDK_JWT, SDK_REFRESH]);
+    for (const name of [SDK_JWT, SDK_REFRESH]) {
+      const attributes = attributesOf(setCookies, name)!;
+      // Readable by the SDK's script, host-only, on every path, Lax, and not Secure outside production.
+      expect(attributes).not.toContain('httponly');
+      expect(attributes.some((a) => a.startsWith('domain='))).toBe(false);
+      expect(attributes).toEqual(expect.arrayContaining(['path=/', 'samesite=lax']));
+      expect(attributes).not.toContain('secure');
+      expect(attributes.some((a) => a.startsWith('expires='))).toBe(true);
+    }
+    expect(browser.cookie(SDK_JWT)).not.toBe(issued.jwt);
+    expect(browser.cookie(SDK_REFRESH)).not.toBe(issued.refresh.secret);
+    // The rotated values are the provider's own, unencoded, as the SDK reads them back.
+    expect(browser.cookie(SDK_JWT)).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
+    const jwtExpiry = attributesOf(setCookies, SDK_JWT)!.find((a) => a.startsWith('expires='))!;
+    const { exp } = JSON.parse(
+      Buffer.from(browser.cookie(SDK_JWT)!.split('.')[1]!, 'base64url').toString(),
+    ) as {
+      exp: number;
+    };
+    expect(new Date(jwtExpiry.slice('expires='.length)).getTime()).toBe(exp * 1000);
+    expect(browser.cookie('provider-jwt')).toBeUndefined();
+
+    // The old pair is spent: only the rotated one goes on working.
+    expect((await browser.call('GET', '/api/auth/profile')).status).toBe(200);
+  });
+
+  it('answers ten parallel requests after expiry with 200, the provider asked to refresh once', async () => {
+    const email = uniqueEmail();
+    const issued = await stack.provider.issueToken(email, { ttlSeconds: 2 });
+    const first = new FrontendBrowser(stack.url);
+    sdkSignIn(first, issued);
+    expect((await first.call('GET', '/api/onboarding/status')).status).toBe(200);
+    await sleep(2100);
+    const refreshesBefore = stack.provider.requests('auth.refresh').length;
+
+    const pages = Array.from({ length: 10 }, () => {
+      const page = new FrontendBrowser(stack.url);
+      sdkSignIn(page, issued);
+      return page;
+    });
+    const answers = await Promise.all(pages.map((page) => page.call('GET', '/api/auth/profile')));
+
+    expect(answers.map((answer) => answer.status)).toEqual(Array.from({ length: 10 }, () => 200));
+    expect(answers.map((answer) => answer.json.email)).toEqual(Array.from({ length: 10 }, () => email));
+    expect(stack.provider.requests('auth.refresh').length - refreshesBefore).toBe(1);
+    expect(new Set(pages.map((page) => page.cookie(SDK_REFRESH))).size).toBe(1);
+    expect(new Set(pages.map((page) => page.cookie(SDK_JWT))).size).toBe(1);
+  });
+
+  it('answers 401 to an SDK JWT that is forged, signed by a foreign key, or of another audience', async () => {
+    const { exportJWK, generateKeyPair, SignJWT } = await import('jose');
+    const real = await stack.provider.issueToken(uniqueEmail());
+    const [, payload] = real.jwt.split('.');
+    const claims = JSON.parse(Buffer.from(payload!, 'base64url').toString()) as Record<string, unknown>;
+    const foreign = await generateKeyPair('RS256');
+    const foreignKid = (await exportJWK(foreign.publicKey)).n!.slice(0, 16);
+    const signedBy = (key: CryptoKey, overrides: Record<string, unknown> = {}, kid = foreignKid) =>
+      new SignJWT({ ...claims, ...overrides }).setProtectedHeader({ alg: 'RS256', kid }).sign(key);
+    const header = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+
+    const forgeries: Record<string, string> = {
+      'a payload swapped under the real signature': [
+        real.jwt.split('.')[0],
+        header({ ...claims, sub: randomUUID() }),
+        real.jwt.split('.')[2],
+      ].join('.'),
+      'a foreign key': await signedBy(foreign.privateKey),
+      "a foreign key under the provider's key id": await signedBy(
+        foreign.privateKey,
+        {},
+        JSON.parse(Buffer.from(real.jwt.split('.')[0]!, 'base64url').toString()).kid,
+      ),
+      'no signature (alg none)': `${header({ alg: 'none', typ: 'JWT' })}.${payload}.`,
+      'an HMAC over the public key set': `${header({ alg: 'HS256', typ: 'JWT' })}.${payload}.c2lnbmF0dXJl`,
+    };
+    for (const [forgery, jwt] of Object.entries(forgeries)) {
+      const browser = new FrontendBrowser(stack.url);
+      browser.setCookie(SDK_JWT, jwt);
+      browser.setCookie(SDK_REFRESH, 'not-a-refresh-token');
+      const answer = await browser.call('GET', '/api/onboarding/status');
+      expect([forgery, answer.status, answer.json.code]).toEqual([forgery, 401, 'UNAUTHORIZED']);
+    }
+  });
+});
