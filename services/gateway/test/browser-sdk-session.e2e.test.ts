@@ -1,4 +1,5 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { IssuedSession } from '@shop/sandbox-provider';
 import { startSuiSandbox, SuiSandbox } from '@shop/sandbox-sui';
@@ -28,6 +29,8 @@ beforeAll(async () => {
     CHAIN_COIN_TYPE: TESTNET_USDC,
     CHAIN_PAYMENT_PACKAGE_ID: sui.paymentPackageId,
     RATE_LIMIT_RPM: '100000',
+    // The property below refreshes many times from this machine; the limit has its own test.
+    SESSION_REFRESH_RATE_LIMIT_RPM: '100000',
   });
 });
 afterAll(async () => {
@@ -309,5 +312,181 @@ describe("the frontend's browser, signed in by the provider's SDK", () => {
       const answer = await browser.call('GET', '/api/onboarding/status');
       expect([forgery, answer.status, answer.json.code]).toEqual([forgery, 401, 'UNAUTHORIZED']);
     }
+  });
+});
+
+describe('refreshes of requests without a valid session, per client address', () => {
+  const refreshLimit = 3;
+  let limited: string;
+  beforeAll(async () => {
+    // Behind a proxy at 127.0.0.1 (the test), which states each client's address.
+    limited = await stack.startGateway({
+      SESSION_REFRESH_RATE_LIMIT_RPM: String(refreshLimit),
+      TRUST_PROXY: '127.0.0.1',
+    });
+  });
+  const address = () => `10.${[1, 2, 3].map(() => Math.floor(Math.random() * 250) + 1).join('.')}`;
+  const fromAddress = async (ip: string, cookies: Record<string, string>, path = '/api/auth/profile') => {
+    const client = new TestClient(limited);
+    for (const [name, value] of Object.entries(cookies)) client.setCookie(name, value);
+    return client.request('GET', path, undefined, { 'x-forwarded-for': ip });
+  };
+
+  it('sends at most the limit of random refresh cookies from one address to the provider, then answers 429 in the envelope', async () => {
+    const attacker = address();
+    const before = stack.provider.requests('auth.refresh').length;
+    const answers = [];
+    for (let i = 0; i < refreshLimit + 3; i++) {
+      const family = i % 2 === 0 ? SDK_REFRESH : 'provider-refresh-token';
+      const path = i % 3 === 0 ? '/api/cart' : '/api/auth/profile';
+      answers.push(await fromAddress(attacker, { [family]: randomBytes(32).toString('base64url') }, path));
+    }
+    expect(answers.map((a) => a.status)).toEqual([401, 401, 401, 429, 429, 429]);
+    expect(stack.provider.requests('auth.refresh').length - before).toBe(refreshLimit);
+    const refused = answers[refreshLimit]!;
+    expect(refused.json).toEqual({ error: expect.any(String), code: 'RATE_LIMIT_EXCEEDED' });
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(refused.headers.get('ratelimit-limit')).toBe(String(refreshLimit));
+
+    // Another address has its own budget; a valid session from the limited one costs nothing.
+    expect((await fromAddress(address(), { [SDK_REFRESH]: 'random' })).status).toBe(401);
+    expect(stack.provider.requests('auth.refresh').length - before).toBe(refreshLimit + 1);
+    const valid = await stack.provider.issueToken(uniqueEmail());
+    const signedIn = await fromAddress(attacker, {
+      [SDK_JWT]: valid.jwt,
+      [SDK_REFRESH]: valid.refresh.secret,
+    });
+    expect(signedIn.status).toBe(200);
+  });
+
+  it('counts the one exchange that ten parallel requests of an expired session share, not ten', async () => {
+    const page = address();
+    const issued = await stack.provider.issueToken(uniqueEmail(), { ttlSeconds: 2 });
+    expect((await fromAddress(page, { [SDK_JWT]: issued.jwt })).status).toBe(200);
+    await sleep(2100);
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        fromAddress(page, { [SDK_JWT]: issued.jwt, [SDK_REFRESH]: issued.refresh.secret }),
+      ),
+    );
+    expect(answers.map((a) => a.status)).toEqual(Array.from({ length: 10 }, () => 200));
+    // Two of the three left: two random cookies reach the provider, the third is refused.
+    const after = [];
+    for (let i = 0; i < 3; i++)
+      after.push((await fromAddress(page, { [SDK_REFRESH]: `random-${i}` })).status);
+    expect(after).toEqual([401, 401, 429]);
+  });
+});
+
+describe('the identity invariant over cookie combinations', () => {
+  /**
+   * What a request may carry in either pair: nothing, a valid or expired JWT of X or Y, one
+   * whose payload names Y under X's signature, or one of X signed by a foreign key; a refresh
+   * token of X or Y, or a random one.
+   */
+  const jwtKinds = ['absent', 'valid-x', 'valid-y', 'expired-x', 'expired-y', 'swapped', 'foreign'] as const;
+  const refreshKinds = ['absent', 'of-x', 'of-y', 'random'] as const;
+  type JwtKind = (typeof jwtKinds)[number];
+  type RefreshKind = (typeof refreshKinds)[number];
+  interface Pair {
+    jwt: JwtKind;
+    refresh: RefreshKind;
+  }
+  const users = { x: uniqueEmail(), y: uniqueEmail() };
+  const expired: Record<'x' | 'y', string> = { x: '', y: '' };
+  let foreign = '';
+
+  beforeAll(async () => {
+    for (const who of ['x', 'y'] as const) {
+      const browser = new FrontendBrowser(stack.url);
+      sdkSignIn(browser, await stack.provider.issueToken(users[who]));
+      expect((await browser.call('GET', '/api/auth/profile')).status).toBe(200);
+      expect(browser.cookie(SDK_JWT)).toBeDefined();
+      expired[who] = (await stack.provider.issueToken(users[who], { ttlSeconds: 1 })).jwt;
+    }
+    const { generateKeyPair, SignJWT } = await import('jose');
+    const { privateKey } = await generateKeyPair('RS256');
+    const [, payload] = expired.x.split('.');
+    const claims = JSON.parse(Buffer.from(payload!, 'base64url').toString()) as Record<string, unknown>;
+    foreign = await new SignJWT({ ...claims, exp: Math.floor(Date.now() / 1000) + 600 })
+      .setProtectedHeader({ alg: 'RS256' })
+      .sign(privateKey);
+    await sleep(1100);
+  });
+
+  /** Who the gateway may take a pair for: only a valid signature of theirs, or their refresh token. */
+  function oracle(pair: Pair): 'x' | 'y' | 'none' | 'refused' {
+    if (pair.jwt === 'absent' && pair.refresh === 'absent') return 'none';
+    if (pair.jwt === 'valid-x') return 'x';
+    if (pair.jwt === 'valid-y') return 'y';
+    if (pair.jwt === 'swapped' || pair.jwt === 'foreign') return 'refused';
+    // Expired or absent: only a refresh token the provider honours opens a session, its owner's.
+    if (pair.refresh === 'of-x') return 'x';
+    if (pair.refresh === 'of-y') return 'y';
+    return 'refused';
+  }
+
+  const pair = fc.record({ jwt: fc.constantFrom(...jwtKinds), refresh: fc.constantFrom(...refreshKinds) });
+
+  it('authenticates a request as X only when every session it carries is a valid one of X', async () => {
+    await fc.assert(
+      fc.asyncProperty(pair, pair, async (exchanged, sdk) => {
+        const issued = {
+          x: await stack.provider.issueToken(users.x),
+          y: await stack.provider.issueToken(users.y),
+        };
+        const jwtOf = (kind: JwtKind): string | undefined => {
+          switch (kind) {
+            case 'absent':
+              return undefined;
+            case 'valid-x':
+              return issued.x.jwt;
+            case 'valid-y':
+              return issued.y.jwt;
+            case 'expired-x':
+              return expired.x;
+            case 'expired-y':
+              return expired.y;
+            case 'swapped': {
+              const [head, , signature] = issued.x.jwt.split('.');
+              const [, body] = issued.y.jwt.split('.');
+              return `${head}.${body}.${signature}`;
+            }
+            case 'foreign':
+              return foreign;
+          }
+        };
+        const refreshOf = (kind: RefreshKind): string | undefined =>
+          kind === 'absent'
+            ? undefined
+            : kind === 'of-x'
+              ? issued.x.refresh.secret
+              : kind === 'of-y'
+                ? issued.y.refresh.secret
+                : randomBytes(32).toString('base64url');
+        const client = new TestClient(stack.url);
+        const cookies: [string, string | undefined][] = [
+          ['provider-jwt', jwtOf(exchanged.jwt)],
+          ['provider-refresh-token', refreshOf(exchanged.refresh)],
+          [SDK_JWT, jwtOf(sdk.jwt)],
+          [SDK_REFRESH, refreshOf(sdk.refresh)],
+        ];
+        for (const [name, value] of cookies) if (value !== undefined) client.setCookie(name, value);
+
+        const answer = await client.request('GET', '/api/auth/profile');
+
+        const claims = [oracle(exchanged), oracle(sdk)].filter((who) => who !== 'none');
+        const expected =
+          claims.length > 0 && claims.every((who) => who === claims[0]) && claims[0] !== 'refused'
+            ? (claims[0] as 'x' | 'y')
+            : null;
+        if (expected === null) {
+          expect([answer.status, answer.json.code]).toEqual([401, 'UNAUTHORIZED']);
+        } else {
+          expect([answer.status, answer.json.email]).toEqual([200, users[expected]]);
+        }
+      }),
+      { numRuns: 80 },
+    );
   });
 });
