@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { IssuedSession } from '@shop/sandbox-provider';
 import { startSuiSandbox, SuiSandbox } from '@shop/sandbox-sui';
+import { testDataEncryptionKey } from '@shop/testing';
 import { FrontendBrowser } from './frontend-browser';
 import { readChatLikeTheFrontend } from './frontend-chat-reader';
 import { acceptCheckout, cartBodyOf, productCardsOf, productToolResults } from './frontend-shopping-rules';
@@ -254,6 +255,27 @@ describe("the frontend's browser, signed in by the provider's SDK", () => {
 
     // The old pair is spent: only the rotated one goes on working.
     expect((await browser.call('GET', '/api/auth/profile')).status).toBe(200);
+  });
+
+  it('marks the rotated SDK pair Secure in production, still readable by its script', async () => {
+    const production = await stack.startGateway({
+      NODE_ENV: 'production',
+      NATS_USER: 'gateway',
+      NATS_PASSWORD: 'any-the-test-nats-is-open',
+      // The key the stack's other processes derived outside production, so they read one another.
+      DATA_ENCRYPTION_KEY: testDataEncryptionKey(stack.env).toString('hex'),
+    });
+    const client = new TestClient(production);
+    const issued = await stack.provider.issueToken(uniqueEmail(), { ttlSeconds: 1 });
+    sdkSignIn(client, issued);
+    await sleep(1100);
+    const answer = await client.request('GET', '/api/onboarding/status');
+    expect(answer.status).toBe(200);
+    for (const name of [SDK_JWT, SDK_REFRESH]) {
+      const attributes = attributesOf(answer.setCookies, name)!;
+      expect(attributes).toContain('secure');
+      expect(attributes).not.toContain('httponly');
+    }
   });
 
   it('answers ten parallel requests after expiry with 200, the provider asked to refresh once', async () => {
