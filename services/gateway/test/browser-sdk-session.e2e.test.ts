@@ -27,7 +27,8 @@ beforeAll(async () => {
   sui = await startSuiSandbox({ port: 0 });
   stack = await startTestStack('browsersdk', {
     CHAIN_RPC_URL: sui.url,
-    CHAIN_COIN_TYPE: TESTNET_USDC,
+    // What npm start wires: the coin the Sui stand-in pays in by default.
+    CHAIN_COIN_TYPE: sui.coinType,
     CHAIN_PAYMENT_PACKAGE_ID: sui.paymentPackageId,
     RATE_LIMIT_RPM: '100000',
     // The property below refreshes many times from this machine; the limit has its own test.
@@ -160,14 +161,15 @@ describe("the frontend's browser, signed in by the provider's SDK", () => {
       ((await browser.call('GET', '/api/cart')).json.items as { id: string }[]).map((item) => item.id),
     ).toEqual([added.json.id]);
 
-    // The deposit modal (components/ui/DepositModal.tsx): testnet USDC paid to the user's Sui
-    // wallet, verified with the frontend's body; it shows success when `success` is true.
+    // The deposit modal (components/ui/DepositModal.tsx): the stand-in's payment to the user's
+    // Sui wallet, verified with the frontend's body and its hard-coded testnet USDC; it shows
+    // success when `success` is true.
+    expect(sui.coinType).toBe(TESTNET_USDC);
     const nonce = randomUUID();
     const txDigest = sui.createPayment({
       payer: '0x'.padEnd(66, '7'),
       receiver: profile.json.walletAddress as string,
       amountMist: 500_000_000n,
-      coinType: TESTNET_USDC,
       nonce,
     });
     const deposit = await browser.call('POST', '/api/deposit/verify', {
@@ -301,7 +303,7 @@ describe("the frontend's browser, signed in by the provider's SDK", () => {
     expect(new Set(pages.map((page) => page.cookie(SDK_JWT))).size).toBe(1);
   });
 
-  it('answers 401 to an SDK JWT that is forged, signed by a foreign key, or of another audience', async () => {
+  it('answers 401 to an SDK JWT that is forged, signed by a foreign key, unsigned or an HMAC', async () => {
     const { exportJWK, generateKeyPair, SignJWT } = await import('jose');
     const real = await stack.provider.issueToken(uniqueEmail());
     const [, payload] = real.jwt.split('.');
