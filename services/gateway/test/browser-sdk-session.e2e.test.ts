@@ -220,6 +220,26 @@ describe("the frontend's browser, signed in by the provider's SDK", () => {
     expect((await browser.call('GET', '/api/auth/profile')).status).toBe(401);
   });
 
+  it("registers and provisions once when a new user's first page fires ten requests at once, over two gateways", async () => {
+    const issued = await stack.provider.issueToken(uniqueEmail());
+    const second = await stack.startGateway();
+    const pages = Array.from({ length: 10 }, (_, i) => {
+      const page = new FrontendBrowser(i % 2 === 0 ? stack.url : second);
+      sdkSignIn(page, issued);
+      return page;
+    });
+    const answers = await Promise.all(
+      pages.map((page, i) => page.call('GET', i % 2 === 0 ? '/api/onboarding/status' : '/api/auth/profile')),
+    );
+    expect(answers.map((answer) => answer.status)).toEqual(Array.from({ length: 10 }, () => 200));
+    const profile = await eventually(
+      () => pages[0]!.call('GET', '/api/auth/profile'),
+      (answer) => answer.json.walletStatus === 'active',
+    );
+    const events = (await stack.store.load('user', profile.json.userId as string)).events.map((e) => e.type);
+    expect(events).toEqual(['UserRegistered', 'WalletProvisioningStarted', 'WalletProvisioned']);
+  });
+
   it('refreshes an expired SDK JWT and rotates the pair under the SDK names, with attributes its script can use', async () => {
     const browser = new FrontendBrowser(stack.url);
     const email = uniqueEmail();
