@@ -101,8 +101,10 @@ export class AccessGuard implements CanActivate {
 
     const { identity, registers } = await this.authenticate(request, reply);
     request.identity = identity;
+    const firstSight = !this.accounts.has(identity.userId);
     let status = await this.accountStatus(identity.userId, spec.access === 'gated');
-    if (status === 'unregistered' && registers) status = await this.register(identity);
+    if (registers && status !== 'closed' && (firstSight || status === 'unregistered'))
+      status = await this.register(identity);
     if (status === 'closed') {
       clearSessionCookies(reply, this.families, this.policy);
       throw invalidSession();
@@ -154,7 +156,11 @@ export class AccessGuard implements CanActivate {
       );
   }
 
-  /** The command path of POST /api/auth/session: the user, then their wallet's provisioning. */
+  /**
+   * What POST /api/auth/session does, on the SDK user's first request to this process: registers
+   * them (a failed wallet provisioning is retried), and waits (bounded) until the read model shows
+   * them, even when a parallel first request registered them an instant ago.
+   */
   private async register(identity: SessionIdentity): Promise<AccountStatus> {
     await this.commands.execute(new RegisterUserCommand(identity.providerSubject, identity.email));
     const status = await this.askStatus(identity.userId);
