@@ -124,7 +124,7 @@ export class AuthController {
   @Post('logout')
   @HttpCode(200)
   @ApiRoute({
-    summary: 'Clear the session cookies (idempotent)',
+    summary: "Clear the session cookies, the provider browser SDK's pair too (idempotent)",
     tags: ['auth'],
     access: 'public',
     responses: { 200: { description: 'Cookies cleared', schema: z.object({ success: z.literal(true) }) } },
