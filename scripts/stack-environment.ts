@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Ed25519Keypair } from '@mysten/sui/keypairs/ed25519';
 import { loadConfig, stackEnv, type StackSettings } from '@shop/config';
+import { TESTNET_USDC } from '@shop/sandbox-sui';
 
 /**
  * What `npm start` runs and what each process receives, composed from the operator's environment
@@ -127,11 +128,12 @@ export const STAND_INS: readonly StandIn[] = [
       CHAIN_PAYMENT_PACKAGE_ID: objectId,
       CHAIN_MERCHANT_ADDRESS: () => Ed25519Keypair.generate().toSuiAddress(),
       CHAIN_RELAYER_PRIVATE_KEY: () => Ed25519Keypair.generate().getSecretKey(),
-      // The stand-in knows the metadata (6 decimals) of its payment package's USDC.
-      CHAIN_COIN_TYPE: (known) => `${known.CHAIN_PAYMENT_PACKAGE_ID}::usdc::USDC`,
     },
     clientEnv: (url) => ({
       CHAIN_RPC_URL: url,
+      // Testnet USDC, the coin the existing frontend deposits: the stand-in pays in it, the services
+      // accept it. Not a generated secret, so an older .env.local's own coin no longer applies.
+      CHAIN_COIN_TYPE: TESTNET_USDC,
       CHAIN_NETWORK: 'localnet',
       CHAIN_PAYMENT_AMOUNT_MIST: '1000000',
     }),

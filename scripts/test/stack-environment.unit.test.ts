@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig, stackEnv } from '@shop/config';
+import { TESTNET_USDC } from '@shop/sandbox-sui';
 import {
   composeStack,
   describeExternals,
@@ -8,7 +9,10 @@ import {
   type Env,
 } from '../stack-environment';
 
-/** What an earlier offline start left in .env.local: every secret of every stand-in. */
+/**
+ * What an earlier offline start left in .env.local: every secret of every stand-in, and the coin
+ * the Sui stand-in's payment package minted before it paid in testnet USDC.
+ */
 const localSecrets: Env = {
   WALLET_ENCRYPTION_KEY: 'a'.repeat(64),
   DEPOSIT_WEBHOOK_SECRET: 'local-deposit-secret',
@@ -52,7 +56,7 @@ describe('composeStack', () => {
     expect(envOf({}, 'search')).toMatchObject({
       PORT: '3001',
       BACKEND_URL: 'http://127.0.0.1:3000',
-      CHAIN_COIN_TYPE: localSecrets.CHAIN_COIN_TYPE,
+      CHAIN_COIN_TYPE: TESTNET_USDC,
       CHAIN_NETWORK: 'localnet',
       CHAIN_MERCHANT_ADDRESS: localSecrets.CHAIN_MERCHANT_ADDRESS,
       APIFY_API_BASE_URL: 'http://127.0.0.1:4020',
@@ -184,10 +188,13 @@ describe('composeStack', () => {
     expect(envOf(operator, 'search')).not.toHaveProperty('APIFY_API_BASE_URL');
   });
 
-  it("accepts the Sui stand-in's own USDC for deposits, derived from its payment package", () => {
-    const make = secretsToGenerate({}).CHAIN_COIN_TYPE!;
-    expect(make({ CHAIN_PAYMENT_PACKAGE_ID: `0x${'6'.repeat(64)}` })).toBe(`0x${'6'.repeat(64)}::usdc::USDC`);
-    expect(envOf({}, 'gateway').CHAIN_COIN_TYPE).toBe(localSecrets.CHAIN_COIN_TYPE);
+  it("accepts testnet USDC for deposits, the frontend's coin, which the Sui stand-in pays in; the operator's coin wins", () => {
+    expect(secretsToGenerate({})).not.toHaveProperty('CHAIN_COIN_TYPE');
+    for (const name of ['gateway', 'search', 'sui'])
+      expect([name, envOf({}, name).CHAIN_COIN_TYPE]).toEqual([name, TESTNET_USDC]);
+    const operator: Env = { CHAIN_COIN_TYPE: `0x${'6'.repeat(64)}::usdc::USDC` };
+    for (const name of ['gateway', 'search', 'sui'])
+      expect([name, envOf(operator, name).CHAIN_COIN_TYPE]).toEqual([name, operator.CHAIN_COIN_TYPE]);
   });
 
   it('gives each service its own metrics port, which the operator can set', () => {

@@ -6,6 +6,7 @@ import { assistantEnv } from './assistant-config';
 import { corsOriginList } from './cors-config';
 import { memwalEnv } from './memwal-config';
 import { productionRules } from './production-rules';
+import { distinctSessionCookies, sessionFields } from './session-config';
 import { sharedEnv } from './shared-config';
 import { productionNamesTheCatalogue, productionNamesTheModel } from './stand-in-choices';
 import { writeSideFields } from './write-side-config';
@@ -46,6 +47,7 @@ export const gatewayEnv = sharedEnv
     CHAIN_RPC_URL: url.optional(),
     ...indexerFields,
     ...writeSideFields,
+    ...sessionFields,
     WALLET_ENCRYPTION_KEY: hex32Bytes.optional(),
     REACTIONS_SCHEMA: sqlIdentifier.default('reactions'),
     REACTION_MAX_DELIVERIES: z.coerce.number().int().min(1).max(100).default(10),
@@ -77,6 +79,7 @@ export const gatewayEnv = sharedEnv
     CHAT_MODEL_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(30_000),
   })
   .check(productionRules(productionVariables))
+  .check(distinctSessionCookies)
   // Runs even when another variable is already invalid, so one message names every problem.
   .check(
     z.superRefine(

@@ -18,3 +18,4 @@ export * from './stack-config';
 export * from './snapshot-mac-key';
 export * from './stand-in-choices';
 export * from './cors-config';
+export * from './session-config';

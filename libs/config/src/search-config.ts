@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { chainNetwork, reconcileIntervalMs, suiAddress, suiCoinType } from './chain-config';
 import { port, sqlIdentifier, url } from './env-types';
 import { productionRules } from './production-rules';
+import { trustProxy } from './session-config';
 import { sharedEnv } from './shared-config';
 import { writeSideFields } from './write-side-config';
 
@@ -12,17 +13,6 @@ const DEFAULT_CHAIN_RPC_URLS = {
   devnet: 'https://fullnode.devnet.sui.io:443',
   localnet: 'http://127.0.0.1:9000',
 } as const;
-
-/**
- * Which proxies may set X-Forwarded-For, as Fastify's `trustProxy` takes it: `true`, `false`, or
- * comma-separated addresses/CIDRs. The rate limit keys on the client address, so trusting every
- * proxy would let a client pick its own key: the default trusts none.
- */
-const trustProxy = z
-  .string()
-  .regex(/^(true|false|[0-9A-Fa-f.:/]+(,\s*[0-9A-Fa-f.:/]+)*)$/, 'true, false, or proxy addresses')
-  .default('false')
-  .transform((value): boolean | string => (value === 'true' || value === 'false' ? value === 'true' : value));
 
 export const searchEnv = sharedEnv
   .extend({

@@ -140,4 +140,34 @@ describe('gateway configuration', () => {
       }
     });
   });
+
+  it("names the provider browser SDK's cookies as the SDK writes them, each name meaning one cookie", () => {
+    expect(loadConfig(gatewayEnv, development)).toMatchObject({
+      PROVIDER_SDK_JWT_COOKIE: 'crossmint-jwt',
+      PROVIDER_SDK_REFRESH_COOKIE: 'crossmint-refresh-token',
+      SESSION_REFRESH_RATE_LIMIT_RPM: 20,
+      TRUST_PROXY: false,
+    });
+    expect(
+      loadConfig(gatewayEnv, {
+        ...development,
+        PROVIDER_SDK_JWT_COOKIE: 'sdk-jwt',
+        PROVIDER_SDK_REFRESH_COOKIE: 'sdk-refresh',
+        TRUST_PROXY: '10.0.0.1, 10.0.0.2',
+      }),
+    ).toMatchObject({
+      PROVIDER_SDK_JWT_COOKIE: 'sdk-jwt',
+      PROVIDER_SDK_REFRESH_COOKIE: 'sdk-refresh',
+      TRUST_PROXY: '10.0.0.1, 10.0.0.2',
+    });
+    expect(problemsOf({ PROVIDER_SDK_JWT_COOKIE: 'provider-jwt' })).toEqual([
+      'PROVIDER_SDK_JWT_COOKIE: provider-jwt is already a cookie of the API',
+    ]);
+    expect(problemsOf({ PROVIDER_SDK_REFRESH_COOKIE: 'crossmint-jwt' })).toEqual([
+      'PROVIDER_SDK_REFRESH_COOKIE: must differ from PROVIDER_SDK_JWT_COOKIE',
+    ]);
+    expect(problemsOf({ PROVIDER_SDK_JWT_COOKIE: 'two words' })).toEqual([
+      expect.stringMatching(/^PROVIDER_SDK_JWT_COOKIE: /),
+    ]);
+  });
 });

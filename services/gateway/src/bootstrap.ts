@@ -28,7 +28,8 @@ export async function createGatewayApp(
     connectionTimeout: config.IDLE_TIMEOUT_MS,
     keepAliveTimeout: config.IDLE_TIMEOUT_MS,
     forceCloseConnections: 'idle',
-    trustProxy: true,
+    // The refresh limit keys on the client address: only the operator's proxies may state it.
+    trustProxy: config.TRUST_PROXY,
     clientErrorHandler: envelopeClientError,
   });
   const fastify = adapter.getInstance();

@@ -28,6 +28,11 @@ export class FrontendBrowser {
     return this.cookies.get(name);
   }
 
+  /** What a script on the frontend's origin writes to `document.cookie` (the provider's SDK does). */
+  setCookie(name: string, value: string): void {
+    this.cookies.set(name, value);
+  }
+
   async fetch(path: string, init: { method: string; body?: unknown }): Promise<Response> {
     const { method } = init;
     const headers: Record<string, string> = { origin: frontendOrigin };

@@ -35,8 +35,8 @@ export interface CreatePaymentInput {
   payer: string;
   receiver: string;
   amountMist: bigint;
-  /** Coin type paid, e.g. the USDC type. */
-  coinType: string;
+  /** Coin type paid; the stand-in's own coin (testnet USDC unless configured) when unset. */
+  coinType?: string;
   nonce: string;
   /** Package whose `payment::PaymentReceipt` is emitted; defaults to the stand-in's payment package. */
   packageId?: string;
@@ -52,7 +52,12 @@ const PAYMENT_ABORT_CODE = 1;
 export class Fixtures {
   constructor(
     private readonly ledger: Ledger,
-    private readonly setup: { paymentPackageId: string; referenceGasPrice: bigint; epoch: string },
+    private readonly setup: {
+      paymentPackageId: string;
+      coinType: string;
+      referenceGasPrice: bigint;
+      epoch: string;
+    },
   ) {}
 
   addTransaction(fixture: TransactionFixture): string {
@@ -139,7 +144,8 @@ export class Fixtures {
     const payer = normalizeSuiAddress(input.payer);
     const receiver = normalizeSuiAddress(input.receiver);
     const amount = input.amountMist.toString();
-    const receipt = { nonce: input.nonce, amount, receiver, payer, coin_type: input.coinType };
+    const coinType = input.coinType ?? this.setup.coinType;
+    const receipt = { nonce: input.nonce, amount, receiver, payer, coin_type: coinType };
     return this.addTransaction({
       sender: payer,
       call: { package: packageId, module, function: 'pay' },
@@ -150,8 +156,8 @@ export class Fixtures {
           }
         : { status: 'success' },
       balanceChanges: [
-        { owner: { AddressOwner: payer }, coinType: input.coinType, amount: String(-input.amountMist) },
-        { owner: { AddressOwner: receiver }, coinType: input.coinType, amount },
+        { owner: { AddressOwner: payer }, coinType, amount: String(-input.amountMist) },
+        { owner: { AddressOwner: receiver }, coinType, amount },
       ],
       events:
         input.emitReceipt === false

@@ -15,6 +15,8 @@ runService('sandbox-sui', async () => {
     packageId: process.env.CHAIN_CONTRACT_ADDRESS,
     registryId: process.env.CHAIN_CART_REGISTRY_ID,
     paymentPackageId: process.env.CHAIN_PAYMENT_PACKAGE_ID,
+    // The services accept exactly CHAIN_COIN_TYPE for deposits, so the stand-in pays in it too.
+    coinType: process.env.CHAIN_COIN_TYPE || undefined,
     relayerAddress: configuredKey ? Ed25519Keypair.fromSecretKey(configuredKey).toSuiAddress() : undefined,
   });
   const lines = [
@@ -23,6 +25,7 @@ runService('sandbox-sui', async () => {
     `CHAIN_CONTRACT_ADDRESS=${sandbox.packageId}`,
     `CHAIN_CART_REGISTRY_ID=${sandbox.registryId}`,
     `CHAIN_PAYMENT_PACKAGE_ID=${sandbox.paymentPackageId}`,
+    `CHAIN_COIN_TYPE=${sandbox.coinType}`,
     `relayer address ${sandbox.relayer.address}`,
     ...(sandbox.relayer.secretKey ? [`CHAIN_RELAYER_PRIVATE_KEY=${sandbox.relayer.secretKey}`] : []),
   ];

@@ -1,8 +1,8 @@
 import { Ed25519Keypair } from '@mysten/sui/keypairs/ed25519';
-import { normalizeSuiAddress } from '@mysten/sui/utils';
+import { normalizeStructTag, normalizeSuiAddress } from '@mysten/sui/utils';
 import { contract } from './contract';
 import { Executor, SUI_COIN_TYPE, type ChainSetup } from './executor';
-import { CoinMetadataRegistry, type CoinDescription } from './coin-metadata';
+import { CoinMetadataRegistry, TESTNET_USDC, type CoinDescription } from './coin-metadata';
 import { FaultPlan, type FaultOptions } from './faults';
 import { Fixtures, type CreatePaymentInput, type TransactionFixture } from './fixtures';
 import { storageCostOf } from './gas';
@@ -24,6 +24,12 @@ export interface SuiSandboxOptions {
   registryId?: string;
   /** The payment package `createPayment` emits receipts from by default; random when unset. */
   paymentPackageId?: string;
+  /**
+   * The coin `createPayment` pays in when its input names none, known to `suix_getCoinMetadata`
+   * (as a 6-decimal USDC when not already known); testnet USDC when unset, the coin the existing
+   * frontend deposits.
+   */
+  coinType?: string;
   /** The registry's relayer. When unset a keypair is generated and its secret key is on the handle. */
   relayerAddress?: string;
   /** Gas the relayer starts with, in MIST (one coin). */
@@ -55,6 +61,8 @@ export interface SuiSandbox {
   packageId: string;
   registryId: string;
   paymentPackageId: string;
+  /** The coin payments carry unless a fixture names another. */
+  coinType: string;
   chainIdentifier: string;
   referenceGasPrice: bigint;
   /** `secretKey` (suiprivkey…) only when the sandbox generated the relayer. */
@@ -106,10 +114,11 @@ const EPOCH = '1';
 export async function startSuiSandbox(options: SuiSandboxOptions = {}): Promise<SuiSandbox> {
   const generated = options.relayerAddress ? null : Ed25519Keypair.generate();
   const relayerAddress = normalizeSuiAddress(options.relayerAddress ?? generated?.toSuiAddress() ?? '');
-  const setup: ChainSetup & { chainIdentifier: string; paymentPackageId: string } = {
+  const setup: ChainSetup & { chainIdentifier: string; paymentPackageId: string; coinType: string } = {
     packageId: normalizeSuiAddress(options.packageId ?? randomObjectId()),
     registryId: normalizeSuiAddress(options.registryId ?? randomObjectId()),
     paymentPackageId: normalizeSuiAddress(options.paymentPackageId ?? randomObjectId()),
+    coinType: normalizeStructTag(options.coinType ?? TESTNET_USDC),
     referenceGasPrice: options.referenceGasPrice ?? DEFAULT_REFERENCE_GAS_PRICE,
     chainIdentifier: options.chainIdentifier ?? DEFAULT_CHAIN_IDENTIFIER,
     epoch: EPOCH,
@@ -144,7 +153,7 @@ export async function startSuiSandbox(options: SuiSandboxOptions = {}): Promise<
   const fixtures = new Fixtures(ledger, setup);
   const wallets = new TestWallets(ledger, fixtures);
   const faults = new FaultPlan();
-  const coinMetadata = new CoinMetadataRegistry(setup.paymentPackageId);
+  const coinMetadata = new CoinMetadataRegistry(setup.paymentPackageId, setup.coinType);
   const requests = new Map<string, number>();
   const server = await startRpcServer({
     host: options.host ?? '127.0.0.1',
@@ -160,6 +169,7 @@ export async function startSuiSandbox(options: SuiSandboxOptions = {}): Promise<
     packageId: setup.packageId,
     registryId: setup.registryId,
     paymentPackageId: setup.paymentPackageId,
+    coinType: setup.coinType,
     chainIdentifier: setup.chainIdentifier,
     referenceGasPrice: setup.referenceGasPrice,
     relayer: { address: relayerAddress, secretKey: generated?.getSecretKey() ?? null },

@@ -2,7 +2,7 @@ import { SuiClient, type SuiEvent } from '@mysten/sui/client';
 import { Ed25519Keypair } from '@mysten/sui/keypairs/ed25519';
 import { Transaction } from '@mysten/sui/transactions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSuiSandbox, type SuiSandbox } from '../src';
+import { startSuiSandbox, TESTNET_USDC, type SuiSandbox } from '../src';
 
 const USDC = '0xa1ec7fc00a6f40db9693ad1415d0c193ad3906494428cf252621037bd7117e29::usdc::USDC';
 
@@ -186,5 +186,41 @@ describe('Sui stand-in events, transactions and fixtures', () => {
     await expect(client.getTransactionBlock({ digest: '11111111111111111111111111111111' })).rejects.toThrow(
       /Could not find the referenced transaction/,
     );
+  });
+
+  it("pays in testnet USDC, the frontend's deposit coin, unless a payment or the stand-in names another", async () => {
+    expect([sandbox.coinType, TESTNET_USDC]).toEqual([USDC, USDC]);
+    const paidIn = async (stand: SuiSandbox, coinType?: string) => {
+      const payment = await new SuiClient({ url: stand.url }).getTransactionBlock({
+        digest: stand.createPayment({
+          payer,
+          receiver,
+          amountMist: 5n,
+          nonce: 'd',
+          ...(coinType && { coinType }),
+        }),
+        options: { showEvents: true, showBalanceChanges: true },
+      });
+      const receipt = payment.events?.[0]?.parsedJson as { coin_type: string };
+      return [receipt.coin_type, ...(payment.balanceChanges ?? []).slice(1).map((change) => change.coinType)];
+    };
+    expect(await paidIn(sandbox)).toEqual([USDC, USDC, USDC]);
+    expect(await paidIn(sandbox, '0x2::sui::SUI')).toEqual([
+      '0x2::sui::SUI',
+      '0x2::sui::SUI',
+      '0x2::sui::SUI',
+    ]);
+
+    // The operator's CHAIN_COIN_TYPE (main.ts passes it on) wins, and its metadata is known.
+    const own = `0x${'ab'.repeat(32)}::usdc::USDC`;
+    const configured = await startSuiSandbox({ port: 0, coinType: own });
+    try {
+      expect(configured.coinType).toBe(own);
+      expect(await paidIn(configured)).toEqual([own, own, own]);
+      const metadata = await new SuiClient({ url: configured.url }).getCoinMetadata({ coinType: own });
+      expect(metadata).toMatchObject({ decimals: 6, symbol: 'USDC' });
+    } finally {
+      await configured.close();
+    }
   });
 });

@@ -1,4 +1,5 @@
 import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply } from 'fastify';
 import { Aggregates } from '@shop/commands';
 import type { GatewayConfig } from '@shop/config';
@@ -6,8 +7,16 @@ import { DomainError } from '@shop/domain';
 import type { EventStore } from '@shop/eventstore';
 import { API_ROUTE, ApiRouteSpec } from '@shop/http';
 import { RateLimiter, rateLimitHeaders } from '@shop/redis';
-import { CONFIG, EVENT_STORE, RATE_LIMITER } from '../infrastructure/tokens';
-import { clearSessionCookies, REFRESH_COOKIE, SESSION_COOKIE, setSessionCookie } from './session-cookies';
+import { CONFIG, EVENT_STORE, RATE_LIMITER, REFRESH_RATE_LIMITER } from '../infrastructure/tokens';
+import { RegisterUserCommand } from '../user/register-user.command';
+import {
+  clearSessionCookies,
+  cookiePolicy,
+  CookiePolicy,
+  SessionCookieFamily,
+  sessionCookieFamilies,
+  writeSessionPair,
+} from './session-cookies';
 import { AuthenticatedRequest, SessionIdentity } from './session-identity';
 import { SessionRefresher } from './session-refresher';
 import { ExpiredSessionError, invalidSession, TokenVerifier, VerifiedIdentity } from './token-verifier';
@@ -34,27 +43,48 @@ const openStatusTtlMs = 5_000;
 const onboardingIncomplete = () =>
   new DomainError('forbidden', 'ONBOARDING_INCOMPLETE', 'Complete onboarding before using this route');
 
-/** What the user aggregate last said of an account; `onboarded` opens the gated routes. */
-type AccountStatus = 'open' | 'onboarded' | 'closed';
+/**
+ * What the user aggregate last said of an account: `unregistered` (a valid token, no user yet),
+ * `open`, `onboarded` (opens the gated routes) or `closed`.
+ */
+type AccountStatus = 'unregistered' | 'open' | 'onboarded' | 'closed';
+
+/** Who a request's cookies prove it comes from, and whether a first sight registers them. */
+interface Authenticated {
+  identity: SessionIdentity;
+  registers: boolean;
+}
+
+const isRateLimit = (error: unknown) => error instanceof DomainError && error.kind === 'rate_limited';
 
 /**
  * Enforces each route's access class from its @ApiRoute, so the documented class is the
  * enforced one: public; session (a valid cookie of an account that is not closed, 401
  * otherwise); gated (also onboarding step 3, 403 otherwise). 401 is decided before 403, and both
  * before the rate limit.
+ *
+ * A session is either pair of cookies (session-cookies.ts): the spec's `provider-jwt`, or the one
+ * the provider's browser SDK keeps. Each is verified alike; the SDK's registers its user on the
+ * first request, since the SDK never calls POST /api/auth/session.
  */
 @Injectable()
 export class AccessGuard implements CanActivate {
   private readonly accounts = new Map<string, { status: AccountStatus; at: number }>();
+  private readonly families: readonly SessionCookieFamily[];
+  private readonly policy: CookiePolicy;
 
   constructor(
     private readonly verifier: TokenVerifier,
-    @Inject(CONFIG) private readonly config: GatewayConfig,
+    @Inject(CONFIG) config: GatewayConfig,
     @Inject(RATE_LIMITER) private readonly limiter: RateLimiter,
+    @Inject(REFRESH_RATE_LIMITER) private readonly refreshLimiter: RateLimiter,
     private readonly refresher: SessionRefresher,
     private readonly aggregates: Aggregates,
+    private readonly commands: CommandBus,
     @Inject(EVENT_STORE) store: EventStore,
   ) {
+    this.families = sessionCookieFamilies(config);
+    this.policy = cookiePolicy(config);
     // A session token outlives the account it names: a closure on this process ends its sessions at once.
     store.onAppended((events) => {
       for (const event of events)
@@ -69,11 +99,14 @@ export class AccessGuard implements CanActivate {
     const request = http.getRequest<AuthenticatedRequest>();
     const reply = http.getResponse<FastifyReply>();
 
-    const identity = await this.authenticate(request, reply);
+    const { identity, registers } = await this.authenticate(request, reply);
     request.identity = identity;
-    const status = await this.accountStatus(identity.userId, spec.access === 'gated');
+    const firstSight = !this.accounts.has(identity.userId);
+    let status = await this.accountStatus(identity.userId, spec.access === 'gated');
+    if (registers && status !== 'closed' && (firstSight || status === 'unregistered'))
+      status = await this.register(identity);
     if (status === 'closed') {
-      clearSessionCookies(reply, { secure: this.config.NODE_ENV === 'production' });
+      clearSessionCookies(reply, this.families, this.policy);
       throw invalidSession();
     }
     if (spec.access === 'gated' && status !== 'onboarded') throw onboardingIncomplete();
@@ -92,22 +125,46 @@ export class AccessGuard implements CanActivate {
 
   /**
    * Decided by the user aggregate, not the read model: the projector may lag behind a closure
-   * or the last onboarding step. "closed" is final. "onboarded" and "open" are kept for
-   * `openStatusTtlMs`, or until a closure appended by this process replaces them ("open" is asked
-   * again at once when a gated route needs more).
+   * or the last onboarding step. "closed" is final. The others are kept for `openStatusTtlMs`,
+   * or until a closure appended by this process replaces them ("unregistered" and "open" are
+   * asked again at once when a gated route needs more).
    */
   private async accountStatus(userId: string, needsOnboarding: boolean): Promise<AccountStatus> {
     const known = this.accounts.get(userId);
     if (known?.status === 'closed') return 'closed';
     const enough = known !== undefined && (known.status === 'onboarded' || !needsOnboarding);
     if (enough && performance.now() - known.at < openStatusTtlMs) return known.status;
-    const asked = this.aggregates.user
-      .state(userId)
-      .then(({ state }) => (state.closed ? 'closed' : state.onboardingStep >= 3 ? 'onboarded' : 'open'));
+    const asked = this.askStatus(userId);
     // Reads are served from Postgres while the stream is unreachable: a status this process
     // already knew stands until the stream answers again.
     const status: AccountStatus = enough ? await asked.catch(() => known.status) : await asked;
     this.remember(userId, status);
+    return status;
+  }
+
+  private askStatus(userId: string): Promise<AccountStatus> {
+    return this.aggregates.user
+      .state(userId)
+      .then(({ state }) =>
+        !state.registered
+          ? 'unregistered'
+          : state.closed
+            ? 'closed'
+            : state.onboardingStep >= 3
+              ? 'onboarded'
+              : 'open',
+      );
+  }
+
+  /**
+   * What POST /api/auth/session does, on the SDK user's first request to this process: registers
+   * them (a failed wallet provisioning is retried), and waits (bounded) until the read model shows
+   * them, even when a parallel first request registered them an instant ago.
+   */
+  private async register(identity: SessionIdentity): Promise<AccountStatus> {
+    await this.commands.execute(new RegisterUserCommand(identity.providerSubject, identity.email));
+    const status = await this.askStatus(identity.userId);
+    this.remember(identity.userId, status);
     return status;
   }
 
@@ -118,48 +175,90 @@ export class AccessGuard implements CanActivate {
   }
 
   /**
-   * The session cookie lives exactly as long as its token, so once it expires a browser sends
-   * only the refresh cookie: either case (expired or absent) is rescued by a refresh.
+   * Every session the request carries must be a valid one, and all of the same subject: a forged
+   * or foreign one beside a valid one, or two people's, leave it unauthenticated rather than
+   * choosing between them.
    */
-  private async authenticate(request: AuthenticatedRequest, reply: FastifyReply): Promise<SessionIdentity> {
-    const token = request.cookies?.[SESSION_COOKIE];
-    const refreshToken = request.cookies?.[REFRESH_COOKIE];
-    const canRefresh = Boolean(refreshToken && this.refresher.enabled);
-    let verified: VerifiedIdentity;
-    if (token) {
-      try {
-        verified = await this.verifier.verify(token);
-      } catch (error) {
-        if (!(error instanceof ExpiredSessionError) || !canRefresh) throw error;
-        verified = await this.refresh(refreshToken!, reply);
-      }
-    } else {
-      if (!canRefresh) throw invalidSession();
-      verified = await this.refresh(refreshToken!, reply);
+  private async authenticate(request: AuthenticatedRequest, reply: FastifyReply): Promise<Authenticated> {
+    const presented = this.families.filter(
+      (family) => request.cookies?.[family.jwt] || request.cookies?.[family.refresh],
+    );
+    let authenticated: Authenticated | undefined;
+    for (const family of presented) {
+      const identity = await this.authenticateFamily(family, request, reply);
+      if (authenticated && authenticated.identity.providerSubject !== identity.providerSubject)
+        throw invalidSession();
+      authenticated = { identity, registers: Boolean(authenticated?.registers) || family.browserSdk };
     }
-    return verified;
+    if (!authenticated) throw invalidSession();
+    return authenticated;
   }
 
   /**
-   * Exchanges the refresh cookie (once across parallel requests and gateways) and rotates both
-   * cookies; any failure ends the session.
+   * The access cookie lives exactly as long as its token, so once it expires a browser sends
+   * only the refresh cookie: either case (expired or absent) is rescued by a refresh.
    */
-  private async refresh(refreshToken: string, reply: FastifyReply): Promise<VerifiedIdentity> {
-    const policy = { secure: this.config.NODE_ENV === 'production' };
+  private async authenticateFamily(
+    family: SessionCookieFamily,
+    request: AuthenticatedRequest,
+    reply: FastifyReply,
+  ): Promise<VerifiedIdentity> {
+    const token = request.cookies?.[family.jwt];
+    const refreshToken = request.cookies?.[family.refresh];
+    const canRefresh = Boolean(refreshToken && this.refresher.enabled);
+    if (token) {
+      try {
+        return await this.verifier.verify(token);
+      } catch (error) {
+        if (!(error instanceof ExpiredSessionError) || !canRefresh) throw error;
+      }
+    } else if (!canRefresh) {
+      throw invalidSession();
+    }
+    return this.refresh(family, refreshToken!, request, reply);
+  }
+
+  /**
+   * Exchanges the refresh cookie (once across parallel requests and gateways) and rotates the
+   * pair under the names it came in. A request without a valid session costs its address one
+   * exchange of its budget, counted before the provider is called. Any other failure ends the
+   * spec's session; the SDK's pair is left to the SDK, which may have renewed it in the
+   * meantime and which logs out by itself when its refresh token no longer works.
+   */
+  private async refresh(
+    family: SessionCookieFamily,
+    refreshToken: string,
+    request: AuthenticatedRequest,
+    reply: FastifyReply,
+  ): Promise<VerifiedIdentity> {
+    const admit = async () => {
+      const decision = await this.refreshLimiter.hit(request.ip);
+      if (!decision.allowed)
+        throw new DomainError(
+          'rate_limited',
+          'RATE_LIMIT_EXCEEDED',
+          'Too many session refreshes from this address; slow down',
+          rateLimitHeaders(decision),
+        );
+    };
     try {
-      const refreshed = await this.refresher.refresh(refreshToken);
+      const refreshed = await this.refresher.refresh(refreshToken, admit);
       const verified = await this.verifier.verify(refreshed.jwt);
-      setSessionCookie(reply, SESSION_COOKIE, refreshed.jwt, verified.expiresAt, policy);
-      setSessionCookie(
+      writeSessionPair(
         reply,
-        REFRESH_COOKIE,
-        refreshed.refresh.secret,
-        new Date(refreshed.refresh.expiresAt),
-        policy,
+        family,
+        {
+          jwt: refreshed.jwt,
+          jwtExpiresAt: verified.expiresAt,
+          refresh: refreshed.refresh.secret,
+          refreshExpiresAt: new Date(refreshed.refresh.expiresAt),
+        },
+        this.policy,
       );
       return verified;
-    } catch {
-      clearSessionCookies(reply, policy);
+    } catch (error) {
+      if (isRateLimit(error)) throw error;
+      if (!family.browserSdk) clearSessionCookies(reply, [family], this.policy);
       throw invalidSession();
     }
   }

@@ -51,17 +51,28 @@ export class SessionRefresher {
     return this.provider !== null;
   }
 
-  /** The session the provider issued for `refreshToken`; throws what the provider threw. */
-  refresh(refreshToken: string): Promise<RefreshedSession> {
+  /**
+   * The session the provider issued for `refreshToken`; throws what the provider threw, or what
+   * `admit` threw. `admit` runs only right before this call itself would send the token to the
+   * provider: requests that share another's exchange, or the pair it kept, are not counted.
+   */
+  refresh(
+    refreshToken: string,
+    admit: () => Promise<void> = async () => undefined,
+  ): Promise<RefreshedSession> {
     const id = digest('session-refresh-id', refreshToken).toString('hex');
     const shared = this.inFlight.get(id);
     if (shared) return shared;
-    const flight = this.exchangeOnce(id, refreshToken).finally(() => this.inFlight.delete(id));
+    const flight = this.exchangeOnce(id, refreshToken, admit).finally(() => this.inFlight.delete(id));
     this.inFlight.set(id, flight);
     return flight;
   }
 
-  private async exchangeOnce(id: string, refreshToken: string): Promise<RefreshedSession> {
+  private async exchangeOnce(
+    id: string,
+    refreshToken: string,
+    admit: () => Promise<void>,
+  ): Promise<RefreshedSession> {
     // The lock expires, so the wait ends: either the holder's pair appears or the lock is ours.
     for (;;) {
       let lease: LockLease | null;
@@ -70,18 +81,25 @@ export class SessionRefresher {
         if (kept) return kept;
         lease = await this.lock.acquire(`lock:session-refresh:${id}`, this.lockTtlMs);
       } catch {
+        await admit();
         return this.exchange(refreshToken);
       }
-      if (lease) return this.exchangeHolding(lease, id, refreshToken);
+      if (lease) return this.exchangeHolding(lease, id, refreshToken, admit);
       await sleep(POLL_MS);
     }
   }
 
-  private async exchangeHolding(lease: LockLease, id: string, refreshToken: string) {
+  private async exchangeHolding(
+    lease: LockLease,
+    id: string,
+    refreshToken: string,
+    admit: () => Promise<void>,
+  ) {
     try {
       // The previous holder may have kept its pair between our read and our lock.
       const kept = await this.kept(id, refreshToken).catch(() => undefined);
       if (kept) return kept;
+      await admit();
       const refreshed = await this.exchange(refreshToken);
       const sealed = seal(digest('session-refresh-key', refreshToken), JSON.stringify(refreshed), id);
       await this.redis

@@ -11,7 +11,7 @@ import { PendingOnChainCheckouts } from '../onchain/pending-onchain-checkouts';
 import { cartContractProvider, suiClientProvider } from './chain.providers';
 import type { GatewayOverrides } from './gateway-overrides';
 import { dataKeysProvider, walletVaultProvider } from './secrets.providers';
-import { DATA_KEYS, DATABASE, RATE_LIMITER, READ_DB, REDIS } from './tokens';
+import { DATA_KEYS, DATABASE, RATE_LIMITER, READ_DB, REDIS, REFRESH_RATE_LIMITER } from './tokens';
 import { chatModelProvider, productSearchProvider, providerClientProvider } from './upstream.providers';
 
 /** The process's connections (the kit's) and the gateway's clients, vaults and read model on them. */
@@ -41,6 +41,14 @@ export function gatewayInfrastructure(
         useFactory: (redis: Redis) =>
           new RateLimiter(redis, 'user', config.RATE_LIMIT_RPM, 60_000, (error) =>
             logger.warn({ err: error }, 'rate limit not enforced: Redis unavailable'),
+          ),
+      },
+      {
+        provide: REFRESH_RATE_LIMITER,
+        inject: [REDIS],
+        useFactory: (redis: Redis) =>
+          new RateLimiter(redis, 'session-refresh', config.SESSION_REFRESH_RATE_LIMIT_RPM, 60_000, (error) =>
+            logger.warn({ err: error }, 'session refresh limit not enforced: Redis unavailable'),
           ),
       },
       providerClientProvider(config),

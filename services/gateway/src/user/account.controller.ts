@@ -6,7 +6,7 @@ import type { GatewayConfig } from '@shop/config';
 import { ApiRoute } from '@shop/http';
 import { CurrentIdentity } from '../auth/current-identity.decorator';
 import { ReadsReadModel } from '../consistency/reads-read-model.decorator';
-import { clearSessionCookies } from '../auth/session-cookies';
+import { clearSessionCookies, cookiePolicy, sessionCookieFamilies } from '../auth/session-cookies';
 import type { SessionIdentity } from '../auth/session-identity';
 import { CONFIG } from '../infrastructure/tokens';
 import { CloseAccountCommand } from './close-account.command';
@@ -44,7 +44,7 @@ export class AccountController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<{ success: true }> {
     await this.commands.execute(new CloseAccountCommand(identity.userId));
-    clearSessionCookies(reply, { secure: this.config.NODE_ENV === 'production' });
+    clearSessionCookies(reply, sessionCookieFamilies(this.config), cookiePolicy(this.config));
     return { success: true };
   }
 }

@@ -9,9 +9,11 @@ import { CONFIG } from '../infrastructure/tokens';
 import { CurrentIdentity } from '../auth/current-identity.decorator';
 import {
   clearSessionCookies,
+  cookiePolicy,
   EMAIL_COOKIE,
   REFRESH_COOKIE,
   SESSION_COOKIE,
+  sessionCookieFamilies,
   setSessionCookie,
 } from '../auth/session-cookies';
 import type { SessionIdentity } from '../auth/session-identity';
@@ -122,13 +124,13 @@ export class AuthController {
   @Post('logout')
   @HttpCode(200)
   @ApiRoute({
-    summary: 'Clear the session cookies (idempotent)',
+    summary: "Clear the session cookies, the provider browser SDK's pair too (idempotent)",
     tags: ['auth'],
     access: 'public',
     responses: { 200: { description: 'Cookies cleared', schema: z.object({ success: z.literal(true) }) } },
   })
   logout(@Res({ passthrough: true }) reply: FastifyReply): { success: true } {
-    clearSessionCookies(reply, { secure: this.config.NODE_ENV === 'production' });
+    clearSessionCookies(reply, sessionCookieFamilies(this.config), cookiePolicy(this.config));
     return { success: true };
   }
 }
