@@ -4,3 +4,4 @@ export * from './decider-runner';
 export * from './read-your-writes';
 export * from './command-executor';
 export * from './aggregates';
+export * from './acting-agent';
