@@ -91,12 +91,12 @@ async function shopper(): Promise<{ browser: TestClient; userId: string }> {
 }
 
 /** The shopper's browser on a gateway page: their cookies, redirects not followed. */
-function asShopper(browser: TestClient, path: string, init: RequestInit = {}): Promise<Response> {
+function asShopper(browser: TestClient, url: string, init: RequestInit = {}): Promise<Response> {
   const cookie = [SESSION_COOKIE, REFRESH_COOKIE]
     .filter((name) => browser.cookie(name) !== undefined)
     .map((name) => `${name}=${browser.cookie(name)}`)
     .join('; ');
-  return fetch(`${stack.url}${path}`, {
+  return fetch(url, {
     ...init,
     redirect: 'manual',
     headers: { ...(init.headers as Record<string, string>), cookie },
@@ -107,10 +107,10 @@ const consentIdOf = (html: string) => /name="consent" value="([^"]+)"/.exec(html
 
 /** The shopper answers the consent page the agent sent them to; the redirect it answers with. */
 async function answerConsent(browser: TestClient, authorizationUrl: URL, decision: 'approve' | 'refuse') {
-  const page = await asShopper(browser, `${authorizationUrl.pathname}${authorizationUrl.search}`);
+  const page = await asShopper(browser, authorizationUrl.toString());
   expect(page.status).toBe(200);
   const html = await page.text();
-  const answer = await asShopper(browser, '/oauth/authorize', {
+  const answer = await asShopper(browser, `${authorizationUrl.origin}/oauth/authorize`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams({ consent: consentIdOf(html)!, decision }).toString(),
@@ -138,8 +138,8 @@ const call = async (client: Client, name: string, args: Record<string, unknown> 
     structuredContent: Record<string, unknown>;
   };
 
-const mcpPost = (token: string | undefined, body: unknown) =>
-  fetch(mcpUrl, {
+const mcpPost = (token: string | undefined, body: unknown, url: URL = mcpUrl) =>
+  fetch(url, {
     method: 'POST',
     headers: {
       'content-type': 'application/json',
@@ -162,8 +162,8 @@ const pkce = () => {
 };
 
 /** The authorization flow by hand (no SDK), for tokens of a chosen scope or to tamper with a step. */
-async function authorizeByHand(browser: TestClient, scope: string) {
-  const registered = await fetch(`${stack.url}/oauth/register`, {
+async function authorizeByHand(browser: TestClient, scope: string, base = stack.url) {
+  const registered = await fetch(`${base}/oauth/register`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ client_name: 'Catalog reader', redirect_uris: [redirectUrl] }),
@@ -171,7 +171,7 @@ async function authorizeByHand(browser: TestClient, scope: string) {
   expect(registered.status).toBe(201);
   const { client_id: clientId } = (await registered.json()) as { client_id: string };
   const { verifier, challenge } = pkce();
-  const url = new URL(`${stack.url}/oauth/authorize`);
+  const url = new URL(`${base}/oauth/authorize`);
   for (const [name, value] of Object.entries({
     response_type: 'code',
     client_id: clientId,
@@ -180,12 +180,12 @@ async function authorizeByHand(browser: TestClient, scope: string) {
     code_challenge_method: 'S256',
     scope,
     state: 'hand',
-    resource: mcpUrl.toString(),
+    resource: `${base}/mcp`,
   }))
     url.searchParams.set(name, value);
   const { location } = await answerConsent(browser, url, 'approve');
   const exchange = (form: Record<string, string>) =>
-    fetch(`${stack.url}/oauth/token`, {
+    fetch(`${base}/oauth/token`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: new URLSearchParams(form).toString(),
@@ -196,7 +196,7 @@ async function authorizeByHand(browser: TestClient, scope: string) {
     code: location.searchParams.get('code')!,
     redirect_uri: redirectUrl,
     code_verifier: verifier,
-    resource: mcpUrl.toString(),
+    resource: `${base}/mcp`,
   };
   return { clientId, codeForm, exchange };
 }
@@ -422,6 +422,17 @@ describe('an outside agent over MCP, with the shopper consent', () => {
     const expired = await mcpPost(tokens.access_token, listTools);
     expect(expired.status).toBe(401);
     expect(expired.headers.get('www-authenticate')).toContain('error="invalid_token"');
+  });
+
+  it('gives each grant the request budget of a signed-in shopper', async () => {
+    const limited = await stack.startGateway({ RATE_LIMIT_RPM: '3' });
+    const { browser } = await shopper();
+    const { codeForm, exchange } = await authorizeByHand(browser, 'catalog', limited);
+    const { access_token: token } = (await (await exchange(codeForm)).json()) as { access_token: string };
+    const statuses = [];
+    for (let n = 0; n < 4; n++)
+      statuses.push((await mcpPost(token, listTools, new URL(`${limited}/mcp`))).status);
+    expect(statuses).toEqual([200, 200, 200, 429]);
   });
 
   it('refreshes once per refresh token; a spent refresh token coming back revokes the grant', async () => {

@@ -297,9 +297,10 @@ export class AgentOAuthController {
     reply
       .header('cache-control', 'no-store')
       .header('x-frame-options', 'DENY')
+      // A browser holds the form's redirect to the agent to form-action too.
       .header(
         'content-security-policy',
-        "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
+        `default-src 'none'; style-src 'unsafe-inline'; form-action 'self' ${new URL(redirectUri).origin}; frame-ancestors 'none'`,
       );
     html(200, consentPage({ ...authorization, consentId }));
   }
