@@ -435,6 +435,26 @@ describe('an outside agent over MCP, with the shopper consent', () => {
     expect(statuses).toEqual([200, 200, 200, 429]);
   });
 
+  it('documents the MCP endpoint and the OAuth endpoints in /doc', async () => {
+    const doc = (await (await fetch(`${stack.url}/doc`)).json()) as {
+      paths: Record<string, Record<string, { requestBody?: { content: Record<string, unknown> } }>>;
+    };
+    for (const path of [
+      '/mcp',
+      '/.well-known/oauth-protected-resource/mcp',
+      '/.well-known/oauth-authorization-server',
+      '/oauth/register',
+      '/oauth/authorize',
+      '/oauth/token',
+      '/oauth/revoke',
+      '/api/auth/agents',
+    ])
+      expect(doc.paths, path).toHaveProperty([path]);
+    expect(Object.keys(doc.paths['/oauth/token']!.post!.requestBody!.content)).toEqual([
+      'application/x-www-form-urlencoded',
+    ]);
+  });
+
   it('refreshes once per refresh token; a spent refresh token coming back revokes the grant', async () => {
     const { browser } = await shopper();
     const { clientId, codeForm, exchange } = await authorizeByHand(browser, 'catalog');
