@@ -478,6 +478,23 @@ describe('an outside agent over MCP, with the shopper consent', () => {
     expect((await refresh(second.refresh_token)).status).toBe(400);
   });
 
+  it("ends a closed account's agents: their tokens are 401 and their refresh tokens renew nothing", async () => {
+    const { browser } = await shopper();
+    const { clientId, codeForm, exchange } = await authorizeByHand(browser, 'catalog');
+    const tokens = (await (await exchange(codeForm)).json()) as {
+      access_token: string;
+      refresh_token: string;
+    };
+    expect((await browser.request('DELETE', '/api/auth/account')).status).toBe(200);
+    expect((await mcpPost(tokens.access_token, listTools)).status).toBe(401);
+    const refreshed = await exchange({
+      grant_type: 'refresh_token',
+      client_id: clientId,
+      refresh_token: tokens.refresh_token,
+    });
+    expect(refreshed.status).toBe(400);
+  });
+
   it('sends the agent access_denied when the shopper refuses, and grants nothing', async () => {
     const { browser } = await shopper();
     const agent = new DeskAgent('Unwanted agent');

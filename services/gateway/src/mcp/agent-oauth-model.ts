@@ -116,6 +116,9 @@ export class AgentOAuthModel implements OAuth2Server.AuthorizationCodeModel, OAu
     if (!grantId) return null;
     const { state } = await this.aggregates.agentGrant.state(grantId);
     if (!state.exists || state.revoked) return null;
+    // A closed account's agents get no new tokens (its grants' rows went with it).
+    const { state: user } = await this.aggregates.user.state(state.userId!);
+    if (user.closed) return null;
     const holder: GrantHolder = {
       userId: state.userId!,
       grantId,
