@@ -1,4 +1,5 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -493,6 +494,66 @@ describe('an outside agent over MCP, with the shopper consent', () => {
       refresh_token: tokens.refresh_token,
     });
     expect(refreshed.status).toBe(400);
+  });
+
+  it('spends a code once however many exchanges race for it; racing refreshes of one token renew at most once and end the grant', async () => {
+    const { browser } = await shopper();
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 2, max: 4 }), async (racers) => {
+        const { clientId, codeForm, exchange } = await authorizeByHand(browser, 'catalog');
+        const exchanges = await Promise.all(Array.from({ length: racers }, () => exchange(codeForm)));
+        const won = exchanges.filter((answer) => answer.status === 200);
+        expect(won).toHaveLength(1);
+        const tokens = (await won[0]!.json()) as { access_token: string; refresh_token: string };
+        const refreshes = await Promise.all(
+          Array.from({ length: racers }, () =>
+            exchange({
+              grant_type: 'refresh_token',
+              client_id: clientId,
+              refresh_token: tokens.refresh_token,
+            }),
+          ),
+        );
+        const renewed = refreshes.filter((answer) => answer.status === 200);
+        expect(renewed.length).toBeLessThanOrEqual(1);
+        // A refresh token presented twice has leaked: the grant ends, whichever racer won.
+        const issued = [tokens, ...(await Promise.all(renewed.map((answer) => answer.json())))] as {
+          access_token: string;
+        }[];
+        for (const { access_token: token } of issued)
+          expect((await mcpPost(token, listTools)).status).toBe(401);
+      }),
+      { numRuns: 4 },
+    );
+  });
+
+  it('makes one order for concurrent and retried checkout calls under one idempotency key', async () => {
+    const { browser } = await shopper();
+    const { codeForm, exchange } = await authorizeByHand(browser, 'checkout orders');
+    const { access_token: token } = (await (await exchange(codeForm)).json()) as { access_token: string };
+    type Answer = { result: { isError?: boolean; structuredContent: { orderId?: string; code?: string } } };
+    let n = 100;
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 2, max: 4 }), async (racers) => {
+        const item = await browser.request('POST', '/api/cart', product(n++));
+        const key = randomUUID();
+        const checkout = () =>
+          mcpPost(token, callTool('checkout', { cartItemId: item.json.id, idempotencyKey: key })).then(
+            (answer) => answer.json() as Promise<Answer>,
+          );
+        const answers = (await Promise.all(Array.from({ length: racers }, checkout))).map((a) => a.result);
+        // A call racing the one placing the order is told so (as POST /api/checkout answers 409).
+        const placed = answers.filter((answer) => !answer.isError).map((a) => a.structuredContent.orderId);
+        const refused = answers.filter((answer) => answer.isError).map((a) => a.structuredContent.code);
+        expect(new Set(placed).size).toBe(1);
+        expect(refused.every((code) => code === 'CONFLICT')).toBe(true);
+        const retried = await checkout();
+        expect(retried.result.structuredContent.orderId).toBe(placed[0]);
+      }),
+      { numRuns: 3 },
+    );
+    const orders = (await browser.request('GET', '/api/orders')).json.orders as unknown[];
+    expect(orders).toHaveLength(3);
   });
 
   it('sends the agent access_denied when the shopper refuses, and grants nothing', async () => {
