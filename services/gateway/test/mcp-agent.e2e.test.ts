@@ -164,7 +164,8 @@ const pkce = () => {
 
 /** The authorization flow by hand (no SDK), for tokens of a chosen scope or to tamper with a step. */
 async function authorizeByHand(browser: TestClient, scope: string, base = stack.url) {
-  const registered = await fetch(`${base}/oauth/register`, {
+  // Registered at the first gateway: a client is on the stream, so every gateway knows it.
+  const registered = await fetch(`${stack.url}/oauth/register`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ client_name: 'Catalog reader', redirect_uris: [redirectUrl] }),
@@ -370,6 +371,12 @@ describe('an outside agent over MCP, with the shopper consent', () => {
       /^Bearer resource_metadata="[^"]+\/\.well-known\/oauth-protected-resource\/mcp"/,
     );
     expect((await mcpPost(randomBytes(32).toString('base64url'), listTools)).status).toBe(401);
+    const foreignPage = await fetch(mcpUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: 'https://evil.example.com' },
+      body: JSON.stringify(listTools),
+    });
+    expect(foreignPage.status).toBe(403);
 
     const { browser } = await shopper();
     const { codeForm, exchange } = await authorizeByHand(browser, 'catalog cart');
@@ -434,6 +441,20 @@ describe('an outside agent over MCP, with the shopper consent', () => {
     for (let n = 0; n < 4; n++)
       statuses.push((await mcpPost(token, listTools, new URL(`${limited}/mcp`))).status);
     expect(statuses).toEqual([200, 200, 200, 429]);
+    // Registrations are events anyone may cause: each address has the same budget. Seven within a
+    // minute fall in at most two of the limiter's windows, so one window sees four of them.
+    const registrations = [];
+    for (let n = 0; n < 7; n++)
+      registrations.push(
+        (
+          await fetch(`${limited}/oauth/register`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ client_name: 'Eager agent', redirect_uris: [redirectUrl] }),
+          })
+        ).status,
+      );
+    expect(registrations).toContain(429);
   });
 
   it('documents the MCP endpoint and the OAuth endpoints in /doc', async () => {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Controller, Get, Post, Req, Res } from '@nestjs/common';
+import { Controller, Get, Inject, Post, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import OAuth2Server, { OAuthError } from '@node-oauth/oauth2-server';
@@ -7,9 +7,11 @@ import { agentScopes } from '@shop/contracts';
 import { Aggregates, asActingAgent } from '@shop/commands';
 import { currentCorrelationId } from '@shop/logging';
 import { ApiRoute, apiSchema } from '@shop/http';
+import { RateLimiter, rateLimitHeaders } from '@shop/redis';
 import type { AuthenticatedRequest } from '../auth/session-identity';
 import { RawBodyRoute } from '../http/body-parsers';
 import { gatedErrors } from '../http/common-errors';
+import { RATE_LIMITER } from '../infrastructure/tokens';
 import { credentialHash, grantOfRefreshToken, randomSecret } from './agent-credentials';
 import { AgentOAuthModel, agentOAuthServer, isAgentScope } from './agent-oauth-model';
 import { AgentTokenStore, AuthorizationRequest } from './agent-token-store';
@@ -131,6 +133,7 @@ export class AgentOAuthController {
     private readonly model: AgentOAuthModel,
     private readonly aggregates: Aggregates,
     private readonly tokens: AgentTokenStore,
+    @Inject(RATE_LIMITER) private readonly limiter: RateLimiter,
   ) {
     this.server = agentOAuthServer(model);
   }
@@ -197,9 +200,17 @@ export class AgentOAuthController {
     responses: {
       201: { description: 'The registered client', schema: registrationResponse },
       400: { description: 'invalid_client_metadata', schema: oauthError },
+      429: { description: 'slow_down: too many registrations from this address', schema: oauthError },
     },
   })
   async register(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    // Anyone may register, and each registration is an event: each address gets a shopper's budget.
+    const decision = await this.limiter.hit(`agent-registration:${request.ip}`);
+    if (!decision.allowed) {
+      reply.status(429).headers(rateLimitHeaders(decision));
+      sendOAuthError(reply, 429, 'slow_down', 'Too many registrations; slow down');
+      return;
+    }
     const checked = registrationRequest.safeParse(request.body);
     if (!checked.success) {
       const issues = checked.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`);

@@ -6,6 +6,7 @@ import { asActingAgent } from '@shop/commands';
 import { ApiRoute } from '@shop/http';
 import { McpBearer } from './mcp-bearer';
 import { McpTools } from './mcp-tools';
+import { issuerOf } from './mcp-urls';
 
 const jsonRpc = z
   .record(z.string(), z.unknown())
@@ -57,11 +58,23 @@ export class McpController {
         description:
           'no, expired, forged, revoked or other-audience token; WWW-Authenticate names the resource metadata',
       },
-      { status: 403, code: 'insufficient_scope', description: "the token's grant lacks the tool's scope" },
+      {
+        status: 403,
+        code: 'insufficient_scope',
+        description: "the token's grant lacks the tool's scope; or an Origin other than this server's",
+      },
       { status: 429, code: 'RATE_LIMIT_EXCEEDED', description: 'too many requests under this grant' },
     ],
   })
   async handle(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    // The transport spec's guard against DNS rebinding: a page of another origin gets nothing.
+    const origin = request.headers.origin;
+    if (origin !== undefined && origin !== issuerOf(request)) {
+      reply
+        .status(403)
+        .send({ jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Origin not allowed' } });
+      return;
+    }
     const principal = await this.bearer.authenticate(request, reply);
     if (!principal) return;
     for (const name of toolsCalled(request.body)) {
