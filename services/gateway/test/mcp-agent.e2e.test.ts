@@ -584,6 +584,12 @@ describe('an outside agent over MCP, with the shopper consent', () => {
     await expect(
       client.connect(new StreamableHTTPClientTransport(mcpUrl, { authProvider: agent })),
     ).rejects.toBeInstanceOf(UnauthorizedError);
+    const signedOut = await fetch(agent.authorizationUrl!);
+    expect([signedOut.status, signedOut.headers.get('content-type')]).toEqual([
+      401,
+      'text/html; charset=utf-8',
+    ]);
+    expect(await signedOut.text()).toContain('Sign in to the shop');
     const { html, location } = await answerConsent(browser, agent.authorizationUrl!, 'refuse');
     expect(html).toContain('Unwanted agent');
     expect(location.searchParams.get('error')).toBe('access_denied');

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Controller, Get, Inject, Post, Req, Res } from '@nestjs/common';
+import { Controller, Get, Inject, Post, Req, Res, UseFilters } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import OAuth2Server, { OAuthError } from '@node-oauth/oauth2-server';
@@ -16,6 +16,7 @@ import { credentialHash, grantOfRefreshToken, randomSecret } from './agent-crede
 import { AgentOAuthModel, agentOAuthServer, isAgentScope } from './agent-oauth-model';
 import { AgentTokenStore, AuthorizationRequest } from './agent-token-store';
 import { authorizationErrorPage, consentPage } from './consent-page';
+import { ConsentSignInFilter } from './consent-sign-in.filter';
 import {
   authorizationServerMetadataPath,
   issuerOf,
@@ -247,6 +248,7 @@ export class AgentOAuthController {
   }
 
   @Get('oauth/authorize')
+  @UseFilters(ConsentSignInFilter)
   @ApiRoute({
     summary:
       "The consent page: the signed-in shopper sees the agent's name and the scopes it asks for, and approves or refuses",
@@ -317,6 +319,7 @@ export class AgentOAuthController {
   }
 
   @Post('oauth/authorize')
+  @UseFilters(ConsentSignInFilter)
   @RawBodyRoute()
   @ApiRoute({
     summary:
