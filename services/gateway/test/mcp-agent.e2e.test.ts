@@ -312,6 +312,8 @@ describe('an outside agent over MCP, with the shopper consent', () => {
     expect(refused.headers.get('www-authenticate')).toContain(
       `resource_metadata="${stack.url}/.well-known/oauth-protected-resource/mcp"`,
     );
+    // The SDK's client tries its refresh token, which the revoked grant no longer honours.
+    await expect(client.listTools()).rejects.toThrow(/^Invalid grant: refresh token is invalid/);
     await client.close();
   });
 
@@ -384,6 +386,19 @@ describe('an outside agent over MCP, with the shopper consent', () => {
     // A failed verifier spends the code too, so it cannot be guessed at.
     const spent = await exchange(codeForm);
     expect([spent.status, ((await spent.json()) as { error: string }).error]).toEqual([400, 'invalid_grant']);
+
+    // PKCE is S256 or nothing: a plain challenge goes back to the agent as invalid_request.
+    const plain = new URL(`${stack.url}/oauth/authorize`);
+    plain.search = new URLSearchParams({
+      response_type: 'code',
+      client_id: codeForm.client_id,
+      redirect_uri: redirectUrl,
+      code_challenge: 'plain-challenge-plain-challenge-plain-challenge-00',
+      code_challenge_method: 'plain',
+    }).toString();
+    const refusedPlain = await asShopper(browser, plain.toString());
+    expect(refusedPlain.status).toBe(302);
+    expect(new URL(refusedPlain.headers.get('location')!).searchParams.get('error')).toBe('invalid_request');
 
     const second = await authorizeByHand(browser, 'catalog');
     const wrongAudience = await second.exchange({
