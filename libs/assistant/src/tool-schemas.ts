@@ -97,9 +97,10 @@ export const cartItemOutputSchema = cartItemSchema.extend({
 export type CartItemOutput = z.infer<typeof cartItemOutputSchema>;
 
 /** Products come as cards (see productCardSchema), which the existing frontend also renders. */
-export const searchProductsOutputSchema = toolOutputSchema(
-  productSearchResultSchema.extend({ products: z.array(productCardSchema) }),
-);
+export const searchProductsResultSchema = productSearchResultSchema.extend({
+  products: z.array(productCardSchema),
+});
+export const searchProductsOutputSchema = toolOutputSchema(searchProductsResultSchema);
 /**
  * The product itself, not wrapped: the frontend takes a result that holds no product list as one
  * product. An unknown id is a PRODUCT_NOT_FOUND failure, which has no `id` and so shows no card.

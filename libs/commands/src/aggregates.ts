@@ -1,5 +1,7 @@
 import {
   Aggregate,
+  agentClientAggregate,
+  agentGrantAggregate,
   cartAggregate,
   depositAggregate,
   memoryAggregate,
@@ -23,6 +25,8 @@ export class Aggregates {
   readonly deposit: CommandsOf<typeof depositAggregate>;
   readonly payment: CommandsOf<typeof paymentAggregate>;
   readonly providerWebhook: CommandsOf<typeof providerWebhookAggregate>;
+  readonly agentClient: CommandsOf<typeof agentClientAggregate>;
+  readonly agentGrant: CommandsOf<typeof agentGrantAggregate>;
 
   constructor(executor: CommandExecutor) {
     this.cart = executor.of(cartAggregate);
@@ -33,5 +37,7 @@ export class Aggregates {
     this.deposit = executor.of(depositAggregate);
     this.payment = executor.of(paymentAggregate);
     this.providerWebhook = executor.of(providerWebhookAggregate);
+    this.agentClient = executor.of(agentClientAggregate);
+    this.agentGrant = executor.of(agentGrantAggregate);
   }
 }

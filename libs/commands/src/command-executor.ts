@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Actor } from '@shop/contracts';
 import { Aggregate } from '@shop/domain';
+import { withActingAgent } from './acting-agent';
 import { CommandOutcome, DeciderRunner } from './decider-runner';
 import { ReadYourWrites } from './read-your-writes';
 
@@ -50,7 +51,7 @@ export class CommandExecutor {
           commandId: options.commandId ?? randomUUID(),
           correlationId: options.correlationId ?? randomUUID(),
           causationId: options.causationId ?? null,
-          actor: options.actor,
+          actor: withActingAgent(options.actor),
         });
         if (outcome.appended) await this.readYourWrites.waitForCommit(name, outcome.version, id);
         else if (outcome.version > 0) await this.readYourWrites.waitReadable(name, outcome.version, id);

@@ -5,3 +5,4 @@ export * from './read-your-writes';
 export * from './command-executor';
 export * from './aggregates';
 export { SnapshotRefusedError } from './snapshot-mac';
+export * from './acting-agent';

@@ -12,6 +12,8 @@ export const aggregates = [
   'payment',
   'provider-webhook',
   'chain',
+  'agent-client',
+  'agent-grant',
 ] as const;
 
 export type AggregateName = (typeof aggregates)[number];

@@ -1,5 +1,6 @@
 import { EventOf } from './event-definition';
 import { EventCatalogue } from './event-catalogue';
+import { agentClientEvents, agentGrantEvents } from './events/agent-events';
 import { cartEvents } from './events/cart-events';
 import { chainEvents } from './events/chain-events';
 import { depositEvents } from './events/deposit-events';
@@ -21,6 +22,8 @@ const allEvents = [
   ...providerWebhookEvents,
   ...chainEvents,
   ...memoryEvents,
+  ...agentClientEvents,
+  ...agentGrantEvents,
 ] as const;
 
 export const eventCatalogue = new EventCatalogue(allEvents, []);
@@ -34,4 +37,6 @@ export type ChainEvent = EventOf<(typeof chainEvents)[number]>;
 export type DepositEvent = EventOf<(typeof depositEvents)[number]>;
 export type PaymentEvent = EventOf<(typeof paymentEvents)[number]>;
 export type MemoryEvent = EventOf<(typeof memoryEvents)[number]>;
+export type AgentClientEvent = EventOf<(typeof agentClientEvents)[number]>;
+export type AgentGrantEvent = EventOf<(typeof agentGrantEvents)[number]>;
 export type DomainEvent = EventOf<(typeof allEvents)[number]>;

@@ -4,6 +4,11 @@ import { sealedValueSchema } from './personal-data';
 export const actorSchema = z.object({
   kind: z.enum(['user', 'system', 'provider', 'chain', 'operator']),
   id: z.string().nullable(),
+  /**
+   * The outside agent (OAuth client id) that issued the command on the actor's behalf over MCP;
+   * absent when the actor acted itself (the shop's own frontend or chat).
+   */
+  agentClientId: z.string().optional(),
 });
 export type Actor = z.infer<typeof actorSchema>;
 

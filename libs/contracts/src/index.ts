@@ -16,4 +16,5 @@ export * from './events/provider-webhook-events';
 export * from './events/chain-events';
 export * from './events/payment-events';
 export * from './events/memory-events';
+export * from './events/agent-events';
 export * from './proto';

@@ -44,3 +44,6 @@ export * from './order/item-needed-on-chain';
 export * from './order/checkout-errors';
 export * from './provider-webhook/provider-webhook-decider';
 export * from './provider-webhook/provider-webhook-aggregate';
+export * from './agent/agent-client-decider';
+export * from './agent/agent-grant-decider';
+export * from './agent/agent-aggregates';

@@ -13,6 +13,8 @@ export interface ApiRouteSpec {
   tags: string[];
   access: 'public' | 'session' | 'gated';
   body?: z.ZodType;
+  /** The body's media type when it is not JSON (an OAuth form post). */
+  bodyContentType?: string;
   query?: z.ZodObject;
   params?: z.ZodObject;
   responses: Record<number, { description: string; schema?: z.ZodType; contentType?: string }>;

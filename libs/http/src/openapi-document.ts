@@ -128,7 +128,11 @@ function operation(spec: ApiRouteSpec, errorSchema: JsonSchema, components: Comp
       ? {
           requestBody: {
             required: true,
-            content: { 'application/json': { schema: jsonSchema(spec.body, 'input', components) } },
+            content: {
+              [spec.bodyContentType ?? 'application/json']: {
+                schema: jsonSchema(spec.body, 'input', components),
+              },
+            },
           },
         }
       : {}),

@@ -24,3 +24,6 @@ export * from './order/orders-cache';
 export * from './order/order-view';
 export * from './order/order-queries';
 export * from './account-erasure-facts';
+export * from './agent/agent-grants-table';
+export * from './agent/agent-grants.projection';
+export * from './agent/agent-grant-queries';

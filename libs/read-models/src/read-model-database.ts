@@ -1,6 +1,7 @@
 import { Kysely } from 'kysely';
 import { BookkeepingDatabase } from '@shop/db';
 import { AnyKysely, Projection } from '@shop/projections';
+import { AgentGrantsTable } from './agent/agent-grants-table';
 import { CartItemsTable } from './cart/cart-items-table';
 import { UserMemoriesTable } from './memory/user-memories-table';
 import { OrdersTable } from './order/orders-table';
@@ -15,6 +16,7 @@ export interface ReadModelDatabase extends BookkeepingDatabase {
   chat_sessions: ChatSessionsTable;
   chat_messages: ChatMessagesTable;
   orders: OrdersTable;
+  agent_grants: AgentGrantsTable;
 }
 
 /** A projection into the gateway's read model. */

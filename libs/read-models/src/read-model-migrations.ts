@@ -1,5 +1,6 @@
 import { Kysely, Migration } from 'kysely';
 import { bookkeepingMigrations, migrateSchema } from '@shop/db';
+import { agentGrantsMigrations } from './agent/agent-grants-table';
 import { cartItemsMigrations } from './cart/cart-items-table';
 import { userMemoriesMigrations } from './memory/user-memories-table';
 import { ordersMigrations } from './order/orders-table';
@@ -17,6 +18,7 @@ export const readModelMigrations: Record<string, Migration> = {
   ...cartItemsMigrations,
   ...chatSessionsMigrations,
   ...ordersMigrations,
+  ...agentGrantsMigrations,
 };
 
 export function migrateReadModel(db: Kysely<unknown>, schema: string): Promise<string[]> {

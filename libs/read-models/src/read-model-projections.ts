@@ -1,4 +1,5 @@
 import { UserChangeListener } from './cache-invalidator';
+import { agentGrantsProjection } from './agent/agent-grants.projection';
 import { cartItemsProjection } from './cart/cart-items.projection';
 import { userMemoriesProjection } from './memory/user-memories.projection';
 import { ordersProjection } from './order/orders.projection';
@@ -19,5 +20,6 @@ export function readModelProjections(dependencies: ProjectionDependencies = {}):
     cartItemsProjection(dependencies.cart),
     chatSessionsProjection,
     ordersProjection(dependencies.orders),
+    agentGrantsProjection,
   ];
 }

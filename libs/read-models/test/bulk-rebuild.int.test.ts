@@ -89,6 +89,27 @@ async function life(close: boolean): Promise<void> {
       serializedTransaction: null,
     },
   });
+  const [connected, disconnected] = [randomUUID(), randomUUID()];
+  for (const grant of [connected, disconnected])
+    await append('agent-grant', grant, {
+      type: 'AgentGrantApproved',
+      data: {
+        userId,
+        clientId: randomUUID(),
+        clientName: 'Desk "assistant"',
+        scopes: ['catalog', 'cart'],
+        resource: 'https://shop.example.com/mcp',
+        refreshTokenHash: 'a'.repeat(64),
+      },
+    });
+  await append('agent-grant', connected, {
+    type: 'AgentGrantRefreshed',
+    data: { refreshTokenHash: 'b'.repeat(64) },
+  });
+  await append('agent-grant', disconnected, {
+    type: 'AgentGrantRevoked',
+    data: { userId, reason: 'shopper' },
+  });
   if (close) await append('user', userId, { type: 'AccountClosed', data: { by: 'operator' } });
 }
 
@@ -146,6 +167,7 @@ describe('a rebuild folding the stream in memory', () => {
     );
     expect(rows).toEqual(liveRows);
     expect(rows.users!.rows).toBe(2);
+    expect(rows.agent_grants!.rows).toBe(2);
     expect(checkpoints!.rows).toBe(liveCheckpoints!.rows);
     const positions = await database.db
       .withSchema(rebuilt)

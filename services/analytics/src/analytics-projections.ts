@@ -1,4 +1,5 @@
 import { Projection } from '@shop/projections';
+import { agentsProjection } from './projections/agents.projection';
 import { depositsProjection } from './projections/deposits.projection';
 import { funnelProjection } from './projections/funnel.projection';
 import { productsProjection } from './projections/products.projection';
@@ -13,4 +14,5 @@ export const analyticsProjections: readonly Projection<AnalyticsDatabase>[] = [
   depositsProjection,
   productsProjection,
   sessionsProjection,
+  agentsProjection,
 ];

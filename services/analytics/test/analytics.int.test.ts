@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Kysely, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analyticsEnv, loadConfig } from '@shop/config';
-import { AggregateName, eventCatalogue, NewEvent } from '@shop/contracts';
+import { Actor, AggregateName, eventCatalogue, NewEvent } from '@shop/contracts';
 import { createDatabase, DatabaseHandle } from '@shop/db';
 import { buildCommit, encodeCommit } from '@shop/eventstore';
 import { parsePrometheusText, sampleValue } from '@shop/metrics';
@@ -33,13 +33,22 @@ const at = (day: string, hour = 10) => new Date(`${day}T${String(hour).padStart(
 
 /** The history is written with the times the script says, through the event store's own codec. */
 const versions = new Map<string, number>();
-async function append(aggregate: AggregateName, id: string, when: Date, ...newEvents: NewEvent[]) {
+const append = (aggregate: AggregateName, id: string, when: Date, ...newEvents: NewEvent[]) =>
+  appendAs({ kind: 'system', id: null }, aggregate, id, when, ...newEvents);
+
+async function appendAs(
+  actor: Actor,
+  aggregate: AggregateName,
+  id: string,
+  when: Date,
+  ...newEvents: NewEvent[]
+) {
   const subject = events.store.subject(aggregate, id);
   const commit = buildCommit(
     eventCatalogue,
     id,
     newEvents,
-    { commandId: randomUUID(), correlationId: randomUUID(), actor: { kind: 'system', id: null } },
+    { commandId: randomUUID(), correlationId: randomUUID(), actor },
     when,
   );
   const ack = await events.store.js.publish(subject, encodeCommit(commit), {
@@ -89,8 +98,9 @@ async function order(
   day: string,
   type: 'checkout' | 'deposit',
   snapshot: ReturnType<typeof item> | null,
+  actor: Actor = { kind: 'system', id: null },
 ) {
-  await append('order', id, at(day, 11), {
+  await appendAs(actor, 'order', id, at(day, 11), {
     type: 'OrderCreated',
     data: {
       userId,
@@ -154,11 +164,22 @@ async function scriptedHistory() {
 
   await onboard(b, day1, 2);
   await onboard(c, day2, 3);
-  await append('cart', c, at(day2), {
+  // c shops through an outside agent; another agent registered and never acted.
+  const [desk, idle] = [randomUUID(), randomUUID()];
+  for (const [client, clientName] of [
+    [desk, 'Desk assistant'],
+    [idle, 'Idle agent'],
+  ] as const)
+    await appendAs({ kind: 'system', id: 'agent-registration' }, 'agent-client', client, at(day2), {
+      type: 'AgentClientRegistered',
+      data: { clientName, redirectUris: ['http://127.0.0.1:5000/callback'] },
+    });
+  const viaDesk: Actor = { kind: 'user', id: c, agentClientId: desk };
+  await appendAs(viaDesk, 'cart', c, at(day2), {
     type: 'ItemAdded',
     data: { ...socks, productName: 'Socks, renamed later', itemId: randomUUID() },
   });
-  await order(o3, c, day3, 'checkout', socks);
+  await order(o3, c, day3, 'checkout', socks, viaDesk);
   await append('order', o3, at(day3, 12), {
     type: 'OrderCancelled',
     data: { ...progress, stage: 'payment', reason: 'declined' },
@@ -211,6 +232,10 @@ const expectedReport = {
   sessionsByDay: [
     { day: day1, sessions: 2 },
     { day: day2, sessions: 1 },
+  ],
+  agents: [
+    { clientId: expect.any(String), clientName: 'Desk assistant', cartAdds: 1, orders: 1 },
+    { clientId: expect.any(String), clientName: 'Idle agent', cartAdds: 0, orders: 0 },
   ],
 };
 

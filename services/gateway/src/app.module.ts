@@ -25,6 +25,7 @@ import { TestPageModule } from './test-page-route/test-page.module';
 import { UserModule } from './user/user.module';
 import { ReactionsModule } from './reactions.module';
 import { ConsistencyModule } from './consistency/consistency.module';
+import { McpModule } from './mcp/mcp.module';
 
 @Module({})
 export class AppModule {
@@ -52,6 +53,7 @@ export class AppModule {
         WebhooksModule,
         ReactionsModule,
         OnChainModule,
+        McpModule,
         ...(config.NODE_ENV !== 'production' ? [TestPageModule] : []),
         ...(servesCatalogImages(config) ? [CatalogImagesModule] : []),
       ],

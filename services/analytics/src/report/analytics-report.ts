@@ -14,6 +14,8 @@ export interface AnalyticsReport {
   depositsByDay: { day: string; deposits: number; usdmxAmount: string }[];
   topProducts: { productId: string; productName: string; retailer: string; adds: number }[];
   sessionsByDay: { day: string; sessions: number }[];
+  /** Outside agents (MCP clients): what each did on shoppers' behalf. */
+  agents: { clientId: string; clientName: string; cartAdds: number; orders: number }[];
 }
 
 const day = sql<string>`to_char(day, 'YYYY-MM-DD')`;
@@ -23,7 +25,7 @@ export async function readAnalyticsReport(
   db: Kysely<AnalyticsDatabase>,
   options: { topProducts?: number } = {},
 ): Promise<AnalyticsReport> {
-  const [funnelRow, revenueByDay, revenueByRetailer, depositsByDay, topProducts, sessionsByDay] =
+  const [funnelRow, revenueByDay, revenueByRetailer, depositsByDay, topProducts, sessionsByDay, agents] =
     await Promise.all([
       db
         .selectFrom('funnel_users')
@@ -67,6 +69,14 @@ export async function readAnalyticsReport(
         .select([day.as('day'), 'sessions'])
         .orderBy('day')
         .execute(),
+      db
+        .selectFrom('agent_activity')
+        .selectAll()
+        .orderBy('orders', 'desc')
+        .orderBy('cart_adds', 'desc')
+        .orderBy('client_name')
+        .orderBy('client_id')
+        .execute(),
     ]);
   return {
     funnel: funnelStages.map(({ stage, label }) => ({ stage: label, users: Number(funnelRow[stage]) })),
@@ -92,5 +102,11 @@ export async function readAnalyticsReport(
       adds: r.adds,
     })),
     sessionsByDay: sessionsByDay.map((r) => ({ day: r.day, sessions: r.sessions })),
+    agents: agents.map((r) => ({
+      clientId: r.client_id,
+      clientName: r.client_name,
+      cartAdds: r.cart_adds,
+      orders: r.orders,
+    })),
   };
 }

@@ -65,6 +65,11 @@ ${table(
   ['day', 'sessions'],
   report.sessionsByDay.map((d) => [d.day, d.sessions]),
 )}
+<h2>Outside agents (MCP), on shoppers' behalf</h2>
+${table(
+  ['agent', 'cart adds', 'orders'],
+  report.agents.map((a) => [a.clientName, a.cartAdds, a.orders]),
+)}
 </body></html>
 `;
 }

@@ -56,5 +56,10 @@ export function renderTextReport(report: AnalyticsReport): string {
       ['day', 'sessions'],
       report.sessionsByDay.map((d) => [d.day, d.sessions]),
     ),
+    table(
+      "Outside agents (MCP), on shoppers' behalf",
+      ['agent', 'cart adds', 'orders'],
+      report.agents.map((a) => [a.clientName, a.cartAdds, a.orders]),
+    ),
   ].join('\n');
 }

@@ -58,6 +58,14 @@ export interface SessionsDailyTable {
   sessions: number;
 }
 
+/** An outside agent (MCP client) and what it did on shoppers' behalf. */
+export interface AgentActivityTable {
+  client_id: string;
+  client_name: string;
+  cart_adds: number;
+  orders: number;
+}
+
 /** ANALYTICS_SCHEMA: projection bookkeeping and the analytics projections' tables. */
 export interface AnalyticsDatabase extends BookkeepingDatabase {
   funnel_users: FunnelUsersTable;
@@ -67,4 +75,5 @@ export interface AnalyticsDatabase extends BookkeepingDatabase {
   deposits_daily: DepositsDailyTable;
   product_adds: ProductAddsTable;
   sessions_daily: SessionsDailyTable;
+  agent_activity: AgentActivityTable;
 }

@@ -24,7 +24,7 @@ export class DocsController {
       title: 'Shopping assistant backend API',
       version: '1.0.0',
       description:
-        'REST gateway: sessions, onboarding, chat, sessions, cart, checkout, orders, deposits, webhooks.',
+        'REST gateway: sessions, onboarding, chat, sessions, cart, checkout, orders, deposits, webhooks; the MCP server for outside agents and the OAuth endpoints that admit them (tag agents).',
       includeTag: (tag) => tag !== 'dev' || this.config.NODE_ENV !== 'production',
       errorSchema: errorEnvelopeSchema,
       securitySchemes: { sessionCookie: { type: 'apiKey', in: 'cookie', name: 'provider-jwt' } },
