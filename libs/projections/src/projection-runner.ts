@@ -228,7 +228,7 @@ export class ProjectionRunner {
 
   private async consume(): Promise<void> {
     const { store, projection } = this.options;
-    const consumer = await store.js.consumers.get(store.stream, consumerNameFor(projection.name));
+    const consumer = await store.js.consumers.get(store.stream, consumerNameFor(store, projection.name));
     const messages = await consumer.consume({
       max_messages: this.batchSize * 2,
       expires: pullExpiresMs,
@@ -406,7 +406,7 @@ export class ProjectionRunner {
    */
   private async recreateConsumer(startSequence: number): Promise<void> {
     const { store, projection } = this.options;
-    const name = consumerNameFor(projection.name);
+    const name = consumerNameFor(store, projection.name);
     await store.jsm.consumers.delete(store.stream, name).catch(() => undefined);
     await store.jsm.consumers.add(store.stream, {
       durable_name: name,
