@@ -36,7 +36,6 @@ export function snapshotBucketConfig(params: StreamDefinitionParams): Partial<St
     max_age: 0,
     max_msgs: -1,
     max_bytes: -1,
-    deny_delete: true,
     num_replicas: params.replicas,
   };
 }
