@@ -1,9 +1,8 @@
 import { Kysely } from 'kysely';
 import { loadConfigOrExit, sharedEnv } from '@shop/config';
 import { createDatabase, ensureDatabase } from '@shop/db';
-import { connectNats, provisionEventStream } from '@shop/eventstore';
-import { moveLegacyConsumers } from '@shop/reactions';
 import { migrateReadModel } from '@shop/read-models';
+import { natsOperatorStep } from '../services/projector/src/nats-operator-step';
 
 /**
  * `npm run migrate`, the operator step: the database and the read-model schema at the latest
@@ -24,27 +23,7 @@ async function main(): Promise<void> {
   } finally {
     await database.close();
   }
-  const nc = await connectNats(config, 'migrate');
-  try {
-    const provisioned = await provisionEventStream(nc, {
-      stream: config.EVENT_STREAM,
-      subjectPrefix: config.EVENT_SUBJECT_PREFIX,
-      replicas: config.EVENT_STREAM_REPLICAS,
-    });
-    process.stdout.write(
-      `stream ${config.EVENT_STREAM}: ${provisioned.stream}; snapshot bucket: ${provisioned.bucket}\n` +
-        provisioned.differences.map((d) => `  differed: ${d}\n`).join(''),
-    );
-    for (const move of await moveLegacyConsumers(await nc.jetstreamManager(), config.EVENT_STREAM)) {
-      process.stdout.write(
-        move.to
-          ? `consumer ${move.from} moved to ${move.to} (from sequence ${move.startsAt})\n`
-          : `consumer ${move.from} removed (its projection re-creates it from its checkpoint)\n`,
-      );
-    }
-  } finally {
-    await nc.close();
-  }
+  await natsOperatorStep(config, (line) => process.stdout.write(`${line}\n`));
 }
 
 main().catch((error: unknown) => {
