@@ -369,6 +369,7 @@ export class EventStore {
       checkAPI: false,
     });
     const jsm = this.readJsm;
+    // The connection's own inbox prefix (connectNats: `_INBOX_<user>`), the only one its user may read.
     const inboxPrefix = (this.nc as unknown as { options?: { inboxPrefix?: string } }).options?.inboxPrefix;
     while (next <= last) {
       this.ensureConnected();
