@@ -93,7 +93,11 @@ export async function provisionTestStream(
 ): Promise<void> {
   const nc = await connectNats({ NATS_URL: env.natsUrl, ...credentials }, `test-operator-${env.id}`);
   try {
-    await provisionEventStream(nc, { stream: env.stream, subjectPrefix: env.subjectPrefix, replicas: 1 });
+    await provisionEventStream(nc, {
+      stream: env.stream,
+      subjectPrefix: env.subjectPrefix,
+      replicas: Number(env.env.EVENT_STREAM_REPLICAS ?? 1),
+    });
   } finally {
     await nc.close();
   }
