@@ -2,6 +2,7 @@ import { createServer } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { loadConfig, sharedEnv, snapshotMacKey } from '@shop/config';
 import { ProviderSandbox, startProviderSandbox } from '@shop/sandbox-provider';
+import { connectNats, provisionEventStream } from '@shop/eventstore';
 import { ServiceProcess, startServiceProcess } from '@shop/testing';
 
 export interface BenchNames {
@@ -115,6 +116,13 @@ export async function startBenchStack(
   const entry = (service: string) =>
     compiled ? `services/${service}/dist/main.js` : `services/${service}/src/main.ts`;
   try {
+    // The operator step the services only bind to (npm run migrate's, under the bench's credential).
+    const nc = await connectNats({ NATS_URL: 'nats://127.0.0.1:4222', ...env }, 'bench-operator');
+    await provisionEventStream(nc, {
+      stream: names.stream,
+      subjectPrefix: names.subjectPrefix,
+      replicas: Number(env.EVENT_STREAM_REPLICAS ?? 1),
+    }).finally(() => nc.close());
     let spawnedAt = performance.now();
     const projector = startServiceProcess(entry('projector'), { ...env, ...projectorSettings }, { compiled });
     started.push(projector);

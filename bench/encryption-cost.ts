@@ -231,7 +231,7 @@ export async function measureEncryptionCost(options: {
         const sealed = side !== 'clear';
         const dataKeys = sealed ? await openDataKeyVault(db, keysSchema, masterKey) : undefined;
         const store = await openStore(nc, id, sealed, dataKeys);
-        await store.ensureStream();
+        await store.provision();
         const chains = userHistories(users);
         if (!warmUp && side === 'sealed')
           sealedEvents = chains

@@ -264,7 +264,7 @@ const longHistoryUsers = 32;
 export async function growth(ctx: PhaseContext, baseEvents: number, perSecond: number) {
   const live = await ctx.openLiveStore();
   const fresh = await ctx.openStore('gr');
-  await fresh.ensureStream();
+  await fresh.provision();
   const schema = `${ctx.stack.names.schema}_gr`;
   const earlierEvents = await live.lastStreamSequence();
   const rebuildAll = async () => {

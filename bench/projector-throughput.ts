@@ -68,7 +68,7 @@ export async function measureProjectorThroughput(options: ProjectorThroughputOpt
     catalogue: eventCatalogue,
     dataKeys: await openDataKeyVault(db, secretsSchema, dataEncryptionKey),
   });
-  await store.ensureStream();
+  await store.provision();
   const users = Math.ceil(options.minEvents / eventsPerUser);
   log(`projector throughput: appending ${users * eventsPerUser} events (${users} user histories)`);
   const events = await appendHistory(store, users, 512);

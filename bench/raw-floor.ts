@@ -37,7 +37,7 @@ async function upsertLoop(
   options: { liveSchema: string; scratchSchema: string; concurrency: number; seconds: number },
 ): Promise<LoadResult> {
   const { concurrency, seconds } = options;
-  await store.ensureStream();
+  await store.provision();
   await sql`CREATE SCHEMA ${sql.id(options.scratchSchema)}`.execute(db);
   const table = sql.table(`${options.scratchSchema}.cart_items`);
   await sql`CREATE TABLE ${table} (LIKE ${sql.table(`${options.liveSchema}.cart_items`)} INCLUDING ALL)`.execute(

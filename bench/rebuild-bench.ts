@@ -38,7 +38,7 @@ export async function measureRebuild(options: {
   profiled?: <T>(work: () => Promise<T>) => Promise<T>;
 }): Promise<RebuildMeasure> {
   const { store, db, schema, projections, migrations, log } = options;
-  await store.ensureStream();
+  await store.provision();
   const users = Math.ceil(options.minEvents / eventsPerUser);
   log(`appending ${users * eventsPerUser} events (${users} user histories), pipelined`);
   let started = performance.now();

@@ -42,6 +42,7 @@ async function main(argv: readonly string[]): Promise<number> {
       stream: config.EVENT_STREAM,
       subjectPrefix: config.EVENT_SUBJECT_PREFIX,
       catalogue: eventCatalogue,
+      owner: 'operator',
       dataKeys,
     });
     const runner = new DeciderRunner(store);

@@ -2,8 +2,14 @@ import { Kysely } from 'kysely';
 import { loadConfigOrExit, sharedEnv } from '@shop/config';
 import { createDatabase, ensureDatabase } from '@shop/db';
 import { migrateReadModel } from '@shop/read-models';
+import { natsOperatorStep } from '../services/projector/src/nats-operator-step';
 
-/** `npm run migrate`: the database, and the read-model schema at the latest migration. */
+/**
+ * `npm run migrate`, the operator step: the database and the read-model schema at the latest
+ * migration; the event stream and the snapshot bucket as infra/ defines them; consumers of an
+ * earlier version moved to their owners' names. Under the operator's NATS user: no service user
+ * may create or change the stream or the bucket.
+ */
 async function main(): Promise<void> {
   const config = loadConfigOrExit(sharedEnv, 'migrate');
   if (await ensureDatabase(config.DATABASE_URL))
@@ -17,6 +23,7 @@ async function main(): Promise<void> {
   } finally {
     await database.close();
   }
+  await natsOperatorStep(config, (line) => process.stdout.write(`${line}\n`));
 }
 
 main().catch((error: unknown) => {

@@ -71,6 +71,7 @@ async function main(): Promise<number> {
         stream: config.EVENT_STREAM,
         subjectPrefix: config.EVENT_SUBJECT_PREFIX,
         catalogue: eventCatalogue,
+        owner: 'operator',
         dataKeys: await openDataKeyVault(
           database.db as Kysely<unknown>,
           config.SECRETS_SCHEMA,

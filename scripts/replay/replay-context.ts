@@ -54,6 +54,7 @@ export async function openReplayContext(
       stream: config.EVENT_STREAM,
       subjectPrefix: config.EVENT_SUBJECT_PREFIX,
       catalogue: eventCatalogue,
+      owner: 'replay',
       dataKeys: await openDataKeyVault(
         database.db as Kysely<unknown>,
         config.SECRETS_SCHEMA,

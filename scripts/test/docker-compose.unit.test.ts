@@ -9,6 +9,7 @@ import { parse } from 'yaml';
  */
 interface ComposeService {
   build?: unknown;
+  depends_on?: Record<string, { condition: string }>;
   image?: string;
   command?: string[];
   environment?: Record<string, string>;
@@ -116,6 +117,20 @@ describe('docker-compose.yml', () => {
           expect.stringMatching(required(variable)),
         ]);
       }
+    }
+  });
+
+  it('runs the operator step under the operator user once, before every other service of the stack starts', () => {
+    const operator = compose.services.operator!;
+    expect([operator.environment?.NATS_USER, operator.command]).toEqual([
+      'operator',
+      ['node', 'services/projector/dist/operator-main.js'],
+    ]);
+    for (const [name, service] of appServices.filter(([name]) => name !== 'operator')) {
+      expect([name, service.depends_on?.operator]).toEqual([
+        name,
+        { condition: 'service_completed_successfully' },
+      ]);
     }
   });
 });

@@ -20,6 +20,7 @@ import { ProviderSandbox, startProviderSandbox } from '@shop/sandbox-provider';
 import { DataKeyVault, openDataKeyVault } from '@shop/wallets';
 import {
   freePort,
+  provisionTestStream,
   ServiceProcess,
   startServiceProcess,
   testEnvironment,
@@ -221,6 +222,7 @@ export class Stack {
       env: vars,
     };
     const stack = new Stack(resolved, vars, provider, options.logger ?? createLogger('test', 'silent'));
+    await provisionTestStream(resolved, stack.natsSettings());
     if (options.projector ?? true) await stack.startProjector();
     if (options.gateway ?? true) {
       stack.url = await stack.startGateway();

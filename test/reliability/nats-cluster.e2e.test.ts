@@ -37,7 +37,7 @@ async function createReplicatedStream(url: string, stream: string, subjectPrefix
           catalogue: eventCatalogue,
           replicas: 3,
         });
-        await store.ensureStream();
+        await store.provision();
         return;
       } catch (error) {
         if (Date.now() > deadline) throw error;

@@ -1,14 +1,15 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import { Ed25519Keypair } from '@mysten/sui/keypairs/ed25519';
-import { AckPolicy, NatsConnection } from 'nats';
+import { AckPolicy, DeliverPolicy, NatsConnection, RetentionPolicy, StorageType } from 'nats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAnalytics, RunningAnalytics } from '../../services/analytics/src/analytics-service';
 import { analyticsProjections } from '../../services/analytics/src/analytics-projections';
 import { startSearchService } from '../../services/search/src/bootstrap';
 import { analyticsEnv, loadConfig, searchEnv } from '@shop/config';
 import { aggregates } from '@shop/contracts';
-import { connectNats } from '@shop/eventstore';
+import { connectNats, EventStore, eventStreamConfig, StreamDefinitionError } from '@shop/eventstore';
+import { eventCatalogue } from '@shop/contracts';
 import { createLogger } from '@shop/logging';
 import { NatsProductSearch } from '@shop/product-search';
 import { ProviderClient } from '@shop/provider';
@@ -93,6 +94,36 @@ async function tryWriteSnapshot(nc: NatsConnection, key: string): Promise<string
 }
 
 const lastSequence = async () => (await stack.store()).lastStreamSequence();
+
+/** The outcome of a JetStream API call: its error code (or message), or 'done'. */
+async function outcomeOf(call: () => Promise<unknown>): Promise<string> {
+  try {
+    await call();
+    return 'done';
+  } catch (error) {
+    return (error as { code?: string }).code ?? String(error);
+  }
+}
+
+/** The durable consumers of each process running here, one of each kind, as their owners named them. */
+const ownedConsumers: Record<string, string> = {
+  gateway: 'gateway_reaction_wallet-provisioning',
+  projector: 'projector_projection_users',
+  search: 'search_projection_payment_transactions',
+  analytics: 'analytics_projection_analytics_funnel',
+};
+const serviceUsers = users.filter((u) => u !== 'operator');
+const othersConsumers = (user: User) =>
+  Object.entries(ownedConsumers)
+    .filter(([owner]) => owner !== user)
+    .map(([, name]) => name);
+
+/** The operator's view of a consumer: how far it is acknowledged and what it has delivered. */
+async function consumerState(name: string) {
+  const jsm = await (await connectAs('operator')).jetstreamManager();
+  const info = await jsm.consumers.info('SHOP', name);
+  return { ackFloor: info.ack_floor.stream_seq, delivered: info.delivered.stream_seq, config: info.config };
+}
 
 beforeAll(async () => {
   nats = await startPrivateNats({ configFile: shippedConfig, env: serverEnv });
@@ -180,9 +211,9 @@ describe('the shipped NATS configuration', () => {
   it("refuses a reader's consumer that would deliver the stream's messages onto an event subject", async () => {
     const before = await lastSequence();
     const jsm = await (await connectAs('projector')).jetstreamManager({ timeout: 3000 });
+    // The ephemeral read every user may create (a durable of a name not its own is refused by its rights).
     await expect(
       jsm.consumers.add('SHOP', {
-        durable_name: `relay_${randomBytes(4).toString('hex')}`,
         deliver_subject: `shop.deposit.${randomUUID()}`,
         ack_policy: AckPolicy.None,
       }),
@@ -318,6 +349,206 @@ describe('the shipped NATS configuration', () => {
         'PERMISSIONS_VIOLATION',
       ]);
     }
+  });
+
+  it('lets no service user create or update a stream: no bucket that republishes into the event stream, no change to the event stream', async () => {
+    const before = await lastSequence();
+    const shop = eventStreamConfig({ stream: 'SHOP', subjectPrefix: 'shop', replicas: 1 });
+    for (const user of serviceUsers) {
+      const jsm = await (await connectAs(user)).jetstreamManager({ timeout: 3000 });
+      const republishing = (name: string) => ({
+        name,
+        subjects: [`$KV.${name.slice(3)}.>`],
+        storage: StorageType.File,
+        retention: RetentionPolicy.Limits,
+        max_msgs_per_subject: 1,
+        republish: { src: `$KV.${name.slice(3)}.payment.*`, dest: `shop.deposit.${randomUUID()}` },
+      });
+      const probes = {
+        'snapshot bucket with republish': await outcomeOf(() =>
+          jsm.streams.add(republishing('KV_SHOP_snapshots')),
+        ),
+        'another bucket with republish': await outcomeOf(() =>
+          jsm.streams.add(republishing('KV_SHOP_other')),
+        ),
+        'snapshot bucket updated to republish': await outcomeOf(() =>
+          jsm.streams.update('KV_SHOP_snapshots', republishing('KV_SHOP_snapshots')),
+        ),
+        'event stream max_msgs=1': await outcomeOf(() =>
+          jsm.streams.update('SHOP', { ...shop, max_msgs: 1 }),
+        ),
+        'event stream sealed': await outcomeOf(() =>
+          jsm.streams.update('SHOP', { ...shop, sealed: true } as typeof shop),
+        ),
+        'event stream created again': await outcomeOf(() => jsm.streams.add(shop)),
+      };
+      expect([user, probes]).toEqual([
+        user,
+        Object.fromEntries(Object.keys(probes).map((probe) => [probe, 'PERMISSIONS_VIOLATION'])),
+      ]);
+    }
+    const jsm = await (await connectAs('operator')).jetstreamManager();
+    const bucket = await jsm.streams.info('KV_SHOP_snapshots');
+    expect([bucket.config.republish, (await jsm.streams.info('SHOP')).config.max_msgs]).toEqual([
+      undefined,
+      -1,
+    ]);
+    expect(await lastSequence()).toBe(before);
+  });
+
+  it("lets no service user pull, acknowledge, read, change, delete or re-create another process's consumer", async () => {
+    for (const user of serviceUsers) {
+      const nc = await connectAs(user);
+      const jsm = await nc.jetstreamManager({ timeout: 3000 });
+      for (const consumer of othersConsumers(user)) {
+        const before = await consumerState(consumer);
+        const probes = {
+          pull: await outcomeOf(() =>
+            nc.request(
+              `$JS.API.CONSUMER.MSG.NEXT.SHOP.${consumer}`,
+              JSON.stringify({ batch: 10, no_wait: true }),
+              {
+                timeout: 3000,
+              },
+            ),
+          ),
+          info: await outcomeOf(() => jsm.consumers.info('SHOP', consumer)),
+          update: await outcomeOf(() => jsm.consumers.update('SHOP', consumer, { max_ack_pending: 1 })),
+          're-create': await outcomeOf(() =>
+            jsm.consumers.add('SHOP', {
+              durable_name: consumer,
+              ack_policy: AckPolicy.None,
+              deliver_policy: DeliverPolicy.New,
+              filter_subject: before.config.filter_subject,
+            }),
+          ),
+          delete: await outcomeOf(() => jsm.consumers.delete('SHOP', consumer)),
+        };
+        expect([user, consumer, probes]).toEqual([
+          user,
+          consumer,
+          {
+            pull: 'PERMISSIONS_VIOLATION',
+            info: 'PERMISSIONS_VIOLATION',
+            update: 'PERMISSIONS_VIOLATION',
+            're-create': 'PERMISSIONS_VIOLATION',
+            delete: 'PERMISSIONS_VIOLATION',
+          },
+        ]);
+        // An ephemeral create naming a durable is refused by the server itself.
+        await expect(
+          nc
+            .request(
+              '$JS.API.CONSUMER.CREATE.SHOP',
+              JSON.stringify({ stream_name: 'SHOP', config: { durable_name: consumer, ack_policy: 'none' } }),
+              { timeout: 3000 },
+            )
+            .then((reply) => reply.string()),
+        ).resolves.toMatch(/consumer expected to be ephemeral but a durable name was set in request/);
+        // An acknowledgement of its next messages, as a taker would send it, is refused too.
+        for (let sequence = before.ackFloor + 1; sequence <= before.ackFloor + 5; sequence++)
+          nc.publish(`$JS.ACK.SHOP.${consumer}.1.${sequence}.${sequence}.0.0`);
+        await nc.flush();
+        const after = await consumerState(consumer);
+        expect([user, consumer, after.config]).toEqual([user, consumer, before.config]);
+      }
+    }
+    await eventually(
+      async () => nats.output(),
+      (output) =>
+        serviceUsers.every((user) =>
+          othersConsumers(user).every((consumer) =>
+            output.includes(`Publish Violation - User "${user}", Subject "$JS.ACK.SHOP.${consumer}.1.`),
+          ),
+        ),
+    );
+  });
+
+  it("lets no service user push the stream onto another process's subject", async () => {
+    const rpc = '_rpc.shop.search.product';
+    for (const user of serviceUsers) {
+      const jsm = await (await connectAs(user)).jetstreamManager({ timeout: 3000 });
+      // Under another process's name: refused by the server.
+      for (const consumer of othersConsumers(user)) {
+        expect([
+          user,
+          consumer,
+          await outcomeOf(() =>
+            jsm.consumers.add('SHOP', {
+              durable_name: consumer,
+              deliver_subject: rpc,
+              ack_policy: AckPolicy.Explicit,
+            }),
+          ),
+        ]).toEqual([user, consumer, 'PERMISSIONS_VIOLATION']);
+      }
+      // As the ephemeral read every user may make (nats-server 2.9 does not check a deliver
+      // subject against its creator's rights): the search service takes nothing from it, it
+      // neither handles nor acknowledges a stored message pushed onto its request subject.
+      const created = await jsm.consumers.add('SHOP', {
+        deliver_subject: rpc,
+        ack_policy: AckPolicy.Explicit,
+        deliver_policy: DeliverPolicy.Last,
+        inactive_threshold: 5_000_000_000,
+      });
+      const pushed = await eventually(
+        () => consumerState(created.name),
+        (state) => state.delivered > 0,
+      );
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect([user, (await consumerState(created.name)).ackFloor]).toEqual([user, 0]);
+      expect(pushed.delivered).toBeGreaterThan(0);
+      await (
+        await connectAs('operator')
+      )
+        .jetstreamManager()
+        .then((operator) => operator.consumers.delete('SHOP', created.name));
+    }
+  });
+
+  it('runs no service on a stream or snapshot bucket that differs from its definition, naming each difference', async () => {
+    const operator = await (await connectAs('operator')).jetstreamManager();
+    const shop = await operator.streams.info('SHOP');
+    const gateway = await EventStore.create(await connectAs('gateway'), {
+      stream: 'SHOP',
+      subjectPrefix: 'shop',
+      catalogue: eventCatalogue,
+      owner: 'gateway',
+    });
+    await gateway.verifyStream();
+    await gateway.snapshots.verify();
+    try {
+      await operator.streams.update('SHOP', {
+        ...shop.config,
+        max_msgs: 1_000_000_000,
+        max_age: 86_400_000_000_000,
+      });
+      // A bucket made again with a republish, as a service user could once make it while it was missing.
+      await operator.streams.delete('KV_SHOP_snapshots');
+      await operator.streams.add({
+        name: 'KV_SHOP_snapshots',
+        subjects: ['$KV.SHOP_snapshots.>'],
+        max_msgs_per_subject: 1,
+        republish: { src: '$KV.SHOP_snapshots.payment.probe', dest: `shop.deposit.${randomUUID()}` },
+      });
+      const stream = await gateway.verifyStream().catch((error: unknown) => error);
+      expect(stream).toBeInstanceOf(StreamDefinitionError);
+      expect((stream as StreamDefinitionError).differences).toEqual([
+        'max_age: 86400000000000 (wanted 0)',
+        'max_msgs: 1000000000 (wanted -1)',
+      ]);
+      const snapshots = await gateway.snapshots.verify().catch((error: unknown) => error);
+      expect((snapshots as StreamDefinitionError).differences).toEqual([
+        expect.stringMatching(
+          /^republish: \{"src":"\$KV\.SHOP_snapshots\.payment\.probe","dest":"shop\.deposit\./,
+        ),
+      ]);
+    } finally {
+      // The operator step puts both back: the stream updated, the bucket made again.
+      await (await stack.store()).provision();
+    }
+    await gateway.verifyStream();
+    await gateway.snapshots.verify();
   });
 
   it('refused only the probes above, nothing the services themselves do', () => {

@@ -1,5 +1,6 @@
 import { Generated, Migration } from 'kysely';
 import * as parkedReactions from './migrations/0201-parked-reactions';
+import * as reactionPositions from './migrations/0202-reaction-positions';
 
 /**
  * Operational bookkeeping of process managers: events they gave up on, retried later and
@@ -14,10 +15,24 @@ export interface ParkedReactionsTable {
   parked_at: Generated<Date>;
 }
 
+/**
+ * How far each reaction partition has handled its consumer's messages, by its own count: the
+ * record its consumer's position is checked against when a runner binds to it.
+ */
+export interface ReactionPositionsTable {
+  reaction: string;
+  /** `<index>of<count>`. */
+  partition: string;
+  sequence: number;
+  recorded_at: Generated<Date>;
+}
+
 export interface ReactionsDatabase {
   parked_reactions: ParkedReactionsTable;
+  reaction_positions: ReactionPositionsTable;
 }
 
 export const reactionsMigrations: Record<string, Migration> = {
   '0201-parked-reactions': parkedReactions,
+  '0202-reaction-positions': reactionPositions,
 };

@@ -1,18 +1,16 @@
 import {
   AckPolicy,
-  ConsumerEvents,
-  ConsumerMessages,
+  createInbox,
   DeliverPolicy,
   Events,
   JetStreamClient,
   JetStreamManager,
+  Msg,
   NatsConnection,
-  JsMsg,
   nanos,
   NatsError,
-  nuid,
   StoredMsg,
-  StreamConfig,
+  Subscription,
 } from 'nats';
 import {
   AggregateName,
@@ -37,7 +35,13 @@ import { DataKeys } from './data-keys';
 import { holdsPersonalData, sealEnvelope } from './personal-data-cipher';
 import { EventStoreUnavailableError, WrongExpectedSequenceError } from './errors';
 import { KvSnapshotStore } from './snapshot-store';
-import { eventStreamConfig } from './stream-definition';
+import { provisionEventStream, ProvisionOutcome, streamInfoOrNull } from './provision-event-stream';
+import {
+  eventStreamConfig,
+  snapshotBucketOf,
+  StreamDefinitionError,
+  streamDifferences,
+} from './stream-definition';
 
 export interface EventStoreOptions {
   stream: string;
@@ -51,6 +55,11 @@ export interface EventStoreOptions {
    * personal data and reads every sealed field as erased (enough for ids and amounts).
    */
   dataKeys?: DataKeys;
+  /**
+   * The process's name as the owner of its durable consumers (`<owner>_<name>`): the NATS user
+   * it runs under in infra/nats/nats-server.conf, whose rights name exactly those consumers.
+   */
+  owner?: string;
 }
 
 export interface AppendOptions extends CommitMetadata {
@@ -82,23 +91,16 @@ const WRONG_LAST_SEQUENCE = 10071;
 const NO_MESSAGE_FOUND = 10037;
 /** Past this many commits a load switches from per-message gets to a consumer. */
 const DIRECT_READ_LIMIT = 32;
-/** A read consumer's pull expiry; two heartbeats (half of it each) missed mark it as stuck. */
-const READ_EXPIRES_MS = 2000;
+/** A read consumer's heartbeat; two missed while messages are known to exist mark it as stuck. */
+const READ_HEARTBEAT_MS = 1000;
+/** A read consumer nobody listens to any more is removed by the server after this long. */
+const READ_INACTIVE_MS = 5000;
 /** Consecutive consumers that deliver nothing before a read gives up as "unavailable". */
 const READ_ATTEMPTS = 8;
 /** Creating a read consumer takes milliseconds; one placed on a lost node never answers. */
 const READ_CONSUMER_CREATE_TIMEOUT_MS = 2000;
 
 const asError = (error: unknown): Error => (error instanceof Error ? error : new Error(String(error)));
-
-/** The server leaves false and zero settings out of what it reports. */
-function matchesDefinition(actual: StreamConfig, wanted: Partial<StreamConfig>): boolean {
-  const reported = actual as unknown as Record<string, unknown>;
-  return Object.entries(wanted).every(([key, value]) => {
-    const current = reported[key] ?? (value === false || value === 0 ? value : undefined);
-    return JSON.stringify(current) === JSON.stringify(value);
-  });
-}
 
 function apiErrorCode(error: unknown): number | undefined {
   return (error as NatsError | undefined)?.api_error?.err_code;
@@ -122,6 +124,8 @@ export class EventStore {
   readonly snapshots: KvSnapshotStore;
   private readonly timeoutMs: number;
   private readonly appendListeners = new Set<(events: readonly RecordedEvent[]) => void>();
+  /** The prefix of this process's durable consumers' names (EventStoreOptions.owner). */
+  readonly owner: string;
   /** False between a disconnect and the reconnect: calls then fail at once instead of waiting out the timeout. */
   private connected = true;
   private readJsm: JetStreamManager | null = null;
@@ -137,11 +141,14 @@ export class EventStore {
     this.catalogue = options.catalogue;
     this.dataKeys = options.dataKeys ?? null;
     this.timeoutMs = options.timeoutMs ?? 5000;
+    this.owner = options.owner ?? 'local';
     this.snapshots = new KvSnapshotStore(
       this.js,
-      `${options.stream}_snapshots`,
+      snapshotBucketOf(options.stream),
       this.dataKeys,
       options.replicas ?? 1,
+      options.stream,
+      options.subjectPrefix,
     );
     void this.watchConnection();
   }
@@ -169,23 +176,39 @@ export class EventStore {
     return new EventStore(nc, jsm, options);
   }
 
+  /** The name of this process's durable consumer `name`: its owner's prefix, then the name. */
+  consumerName(name: string): string {
+    return `${this.owner}_${name}`;
+  }
+
   /**
-   * Creates the stream, or updates it to the definition in infra/ when it differs. A stream that
-   * already matches is left alone, so a process whose NATS user may only read it starts too.
+   * Binds to the stream and checks that it is what infra/nats/event-stream.json defines: a service
+   * whose stream is missing or differs (another retention, a limit that drops events, deletes
+   * allowed, a republish, mirror or source, a seal) does not start, and says what differs. Only
+   * the operator step (provision) creates or changes the stream.
    */
-  async ensureStream(): Promise<void> {
-    const config = eventStreamConfig({
+  async verifyStream(): Promise<void> {
+    const info = await streamInfoOrNull(this.jsm, this.stream);
+    if (!info) throw new StreamDefinitionError(this.stream, []);
+    const differences = streamDifferences(info.config, this.definition());
+    if (differences.length > 0) throw new StreamDefinitionError(this.stream, differences);
+  }
+
+  /** The operator step (provisionEventStream) for this store's stream and snapshot bucket. */
+  provision(): Promise<ProvisionOutcome> {
+    return provisionEventStream(this.nc, {
       stream: this.stream,
       subjectPrefix: this.subjectPrefix,
       replicas: this.options.replicas ?? 1,
     });
-    try {
-      const info = await this.jsm.streams.info(this.stream);
-      if (!matchesDefinition(info.config, config)) await this.jsm.streams.update(this.stream, config);
-    } catch (error) {
-      if ((error as NatsError).code !== '404' && apiErrorCode(error) !== 10059) throw error;
-      await this.jsm.streams.add(config);
-    }
+  }
+
+  private definition() {
+    return eventStreamConfig({
+      stream: this.stream,
+      subjectPrefix: this.subjectPrefix,
+      replicas: this.options.replicas ?? 1,
+    });
   }
 
   subject(aggregate: AggregateName, id: string): string {
@@ -263,6 +286,12 @@ export class EventStore {
     return message?.seq ?? 0;
   }
 
+  /** The sequence of the first commit after `afterSequence` on a subject matching `filter`, or null. */
+  async nextSequence(filter: string, afterSequence: number): Promise<number | null> {
+    const message = await this.getMessage({ seq: afterSequence + 1, next_by_subj: filter });
+    return message?.seq ?? null;
+  }
+
   /** Every event of one aggregate after `afterSequence`, in order. */
   async load(aggregate: AggregateName, aggregateId: string, afterSequence = 0): Promise<LoadedEvents> {
     const subject = this.subject(aggregate, aggregateId);
@@ -301,9 +330,7 @@ export class EventStore {
   /** The stored messages undecoded, so a reader can decide what to do with one it cannot decode. */
   async *readRaw(fromSequence = 1, untilSequence?: number): AsyncGenerator<RawCommit> {
     const last = untilSequence ?? (await this.lastStreamSequence());
-    for await (const message of this.readWithConsumer(fromSequence, last)) {
-      yield { sequence: message.seq, subject: message.subject, data: message.data };
-    }
+    yield* this.readWithConsumer(fromSequence, last);
   }
 
   private async readSubjectWithConsumer(subject: string, afterSequence: number): Promise<LoadedEvents> {
@@ -311,9 +338,7 @@ export class EventStore {
     const events: RecordedEvent[] = [];
     if (last <= afterSequence) return { events, version: afterSequence };
     const raws: RawCommit[] = [];
-    for await (const message of this.readWithConsumer(afterSequence + 1, last, subject)) {
-      raws.push({ sequence: message.seq, subject: message.subject, data: message.data });
-    }
+    for await (const message of this.readWithConsumer(afterSequence + 1, last, subject)) raws.push(message);
     for (const decoded of await this.decodeAll(raws)) {
       if (decoded instanceof Error) throw decoded;
       events.push(...decoded);
@@ -323,13 +348,20 @@ export class EventStore {
 
   /**
    * Messages `from`..`last` in order (of one subject when `filterSubject` is given), through
-   * short-lived R1 in-memory consumers, each under a fresh name. In a cluster that has lost a
-   * node, JetStream 2.9 may place a new R1 consumer on the lost node: its creation times out, or
-   * it delivers nothing. Either way this reader gives up on that consumer after a short stall
-   * and continues after the last message it got with a new one, instead of waiting forever
-   * (nats.js's ordered consumer retries under the same name, which stays on the lost node).
+   * short-lived R1 in-memory consumers that push onto this process's own inbox (the only
+   * subjects its NATS user may read): an ephemeral create names no consumer, so a service user
+   * needs no right on any consumer's name to read, and the server removes the consumer once
+   * nobody listens. Flow control keeps the server from sending faster than the reader takes.
+   * In a cluster that has lost a node, JetStream 2.9 may place a new R1 consumer on the lost
+   * node: its creation times out, or it delivers nothing. Either way this reader gives up on
+   * that consumer after two missed heartbeats and continues after the last message it got with
+   * a new one, instead of waiting forever.
    */
-  private async *readWithConsumer(from: number, last: number, filterSubject?: string): AsyncGenerator<JsMsg> {
+  private async *readWithConsumer(
+    from: number,
+    last: number,
+    filterSubject?: string,
+  ): AsyncGenerator<RawCommit> {
     let next = from;
     let failures = 0;
     this.readJsm ??= await this.nc.jetstreamManager({
@@ -337,40 +369,46 @@ export class EventStore {
       checkAPI: false,
     });
     const jsm = this.readJsm;
+    // The connection's own inbox prefix (connectNats: `_INBOX_<user>`), the only one its user may read.
+    const inboxPrefix = (this.nc as unknown as { options?: { inboxPrefix?: string } }).options?.inboxPrefix;
     while (next <= last) {
       this.ensureConnected();
-      const name = `read_${nuid.next()}`;
-      let messages: ConsumerMessages | null = null;
+      const inbox = createInbox(inboxPrefix);
+      const subscription = this.nc.subscribe(inbox);
+      const stall = stallWatch(subscription, READ_HEARTBEAT_MS * 2);
       try {
         await jsm.consumers.add(this.stream, {
-          name,
+          deliver_subject: inbox,
           ack_policy: AckPolicy.None,
           deliver_policy: DeliverPolicy.StartSequence,
           opt_start_seq: next,
           num_replicas: 1,
           mem_storage: true,
-          inactive_threshold: nanos(60_000),
+          flow_control: true,
+          idle_heartbeat: nanos(READ_HEARTBEAT_MS),
+          inactive_threshold: nanos(READ_INACTIVE_MS),
           ...(filterSubject ? { filter_subject: filterSubject } : {}),
         });
-        const consumer = await this.js.consumers.get(this.stream, name);
-        const current = await consumer.consume({ max_messages: 2000, expires: READ_EXPIRES_MS });
-        messages = current;
-        // Two missed heartbeats while messages up to `last` are known to exist: the consumer is stuck.
-        void (async () => {
-          for await (const status of await current.status()) {
-            if (status.type === ConsumerEvents.HeartbeatsMissed) current.stop();
+        stall.arm();
+        for await (const message of subscription) {
+          stall.arm();
+          if (isStatus(message)) {
+            answerFlowControl(this.nc, message);
+            continue;
           }
-        })().catch(() => undefined);
-        for await (const message of current) {
-          if (message.seq < next) continue;
-          if (message.seq > last) {
+          const sequence = streamSequenceOf(message.reply);
+          if (sequence < next) continue;
+          if (sequence > last) {
             next = last + 1;
             break;
           }
-          next = message.seq + 1;
+          next = sequence + 1;
           failures = 0;
-          yield message;
-          if (message.seq >= last) break;
+          // The caller's time between two messages is not the server's stall.
+          stall.pause();
+          yield { sequence, subject: message.subject, data: message.data };
+          if (sequence >= last) break;
+          stall.arm();
         }
       } catch (error) {
         // Only a consumer that could not be reached is replaced; anything else is the caller's to see.
@@ -378,9 +416,8 @@ export class EventStore {
         if (++failures >= READ_ATTEMPTS) throw new EventStoreUnavailableError(error);
         continue;
       } finally {
-        messages?.stop();
-        // Not awaited: a consumer on a lost node would hold the reader for a whole request timeout.
-        jsm.consumers.delete(this.stream, name).catch(() => undefined);
+        stall.pause();
+        subscription.unsubscribe();
       }
       if (next <= last && ++failures >= READ_ATTEMPTS) {
         throw new EventStoreUnavailableError(new Error(`reading ${this.stream} stalled at sequence ${next}`));
@@ -446,4 +483,41 @@ export class EventStore {
       throw error;
     }
   }
+}
+
+/** A heartbeat or a flow-control request of a push consumer, not a stored message. */
+function isStatus(message: Msg): boolean {
+  return message.data.length === 0 && message.headers?.code === 100;
+}
+
+/** Answers a flow-control request, or a heartbeat that says the consumer waits for one. */
+function answerFlowControl(nc: NatsConnection, message: Msg): void {
+  const stalled = message.headers?.get('Nats-Consumer-Stalled');
+  if (stalled) nc.publish(stalled);
+  else if (message.reply) message.respond();
+}
+
+/**
+ * The stream sequence in a delivered message's reply subject:
+ * `$JS.ACK.<stream>.<consumer>.<delivered>.<stream seq>.<consumer seq>.<time>.<pending>`, with
+ * a domain and an account hash after `ACK` on newer servers.
+ */
+function streamSequenceOf(reply: string | undefined): number {
+  const tokens = (reply ?? '').split('.');
+  return Number(tokens.length >= 12 ? tokens[7] : tokens[5]);
+}
+
+/** Ends a read subscription when nothing (not even a heartbeat) came for `ms` while armed. */
+function stallWatch(subscription: Subscription, ms: number) {
+  let timer: NodeJS.Timeout | null = null;
+  return {
+    arm() {
+      if (timer) clearTimeout(timer);
+      timer = setTimeout(() => subscription.unsubscribe(), ms);
+    },
+    pause() {
+      if (timer) clearTimeout(timer);
+      timer = null;
+    },
+  };
 }

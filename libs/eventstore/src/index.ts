@@ -1,5 +1,7 @@
 export * from './errors';
 export * from './stream-definition';
+export * from './provision-event-stream';
+export * from './consumer-definition';
 export * from './commit-codec';
 export * from './data-keys';
 export * from './personal-data-cipher';

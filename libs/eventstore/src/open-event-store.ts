@@ -10,20 +10,25 @@ export interface EventStreamSettings extends NatsSettings {
   EVENT_STREAM_REPLICAS: number;
 }
 
-/** Connects (one connection per process), opens the stream and makes sure it matches infra/. */
+/**
+ * Connects (one connection per process) as `owner` (its NATS user, and the prefix of its
+ * consumers' names), binds to the stream and checks it matches infra/: a process never creates
+ * or changes it (the operator step does, provisionEventStream).
+ */
 export async function openEventStore(
   settings: EventStreamSettings,
-  clientName: string,
+  owner: string,
   dataKeys?: DataKeys,
 ): Promise<EventStore> {
-  const nc = await connectNats(settings, clientName);
+  const nc = await connectNats(settings, owner);
   const store = await EventStore.create(nc, {
     stream: settings.EVENT_STREAM,
     subjectPrefix: settings.EVENT_SUBJECT_PREFIX,
     catalogue: eventCatalogue,
     replicas: settings.EVENT_STREAM_REPLICAS,
     dataKeys,
+    owner,
   });
-  await store.ensureStream();
+  await store.verifyStream();
   return store;
 }

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { AggregateName, dataKeyIdFor, sealedValueSchema } from '@shop/contracts';
 import { DataKeyDestroyedError, DataKeys } from './data-keys';
 import { openValue, sealValue } from './personal-data-cipher';
+import { snapshotBucketConfig, StreamDefinitionError, streamDifferences } from './stream-definition';
 
 /**
  * An aggregate's folded state at a version, as the decider runner stores it to load from later.
@@ -62,7 +63,19 @@ export class KvSnapshotStore implements SnapshotStore {
     readonly bucket: string,
     private readonly dataKeys: DataKeys | null,
     private readonly replicas: number,
+    private readonly stream: string,
+    private readonly subjectPrefix: string,
   ) {}
+
+  /**
+   * Binds to the bucket and checks its stream is what the services depend on (snapshotBucketConfig,
+   * and no republish, mirror, source or seal); a writer starts only then. A bucket that republished
+   * its keys into the event stream would append an event for whoever writes a snapshot.
+   */
+  async verify(): Promise<void> {
+    this.kv = null;
+    await this.bucketView();
+  }
 
   async read(aggregate: AggregateName, id: string): Promise<StoredSnapshot | null> {
     const entry = await (await this.bucketView()).get(keyOf(aggregate, id));
@@ -103,16 +116,38 @@ export class KvSnapshotStore implements SnapshotStore {
   }
 
   /**
-   * Creates the bucket, or binds to it when it exists, on first use: only the processes that run
-   * commands touch it, so a reader's NATS user needs no right on it (infra/nats/nats-server.conf).
-   * One dropped by an operator is created again by the next use after a failed one.
+   * Binds to the bucket on first use, checking its settings (see verify): only the processes that
+   * run commands touch it, so a reader's NATS user needs no right on it. None creates it (the
+   * operator step does, provisionEventStream): one missing or changed fails every snapshot, and
+   * the stream is folded instead, until the operator step has put it back.
    */
   private bucketView(): Promise<KV> {
-    this.kv ??= this.js.views.kv(this.bucket, { history: 1, replicas: this.replicas });
+    this.kv ??= this.boundView();
     const kv = this.kv;
     kv.catch(() => {
       if (this.kv === kv) this.kv = null;
     });
+    return kv;
+  }
+
+  private async boundView(): Promise<KV> {
+    let kv: KV;
+    try {
+      kv = await this.js.views.kv(this.bucket, { bindOnly: true });
+    } catch (error) {
+      if (/stream not found/i.test(String((error as Error).message))) {
+        throw new StreamDefinitionError(`KV_${this.bucket}`, []);
+      }
+      throw error;
+    }
+    const { streamInfo } = await kv.status();
+    const wanted = snapshotBucketConfig({
+      stream: this.stream,
+      subjectPrefix: this.subjectPrefix,
+      replicas: this.replicas,
+    });
+    const differences = streamDifferences(streamInfo.config, wanted);
+    if (differences.length > 0) throw new StreamDefinitionError(`KV_${this.bucket}`, differences);
     return kv;
   }
 }

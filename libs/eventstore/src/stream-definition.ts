@@ -18,3 +18,70 @@ export function eventStreamConfig(params: StreamDefinitionParams): StreamConfig 
   delete filled.$comment;
   return filled as unknown as StreamConfig;
 }
+
+/** The key-value bucket of aggregate snapshots beside the stream (see KvSnapshotStore). */
+export const snapshotBucketOf = (stream: string) => `${stream}_snapshots`;
+
+/**
+ * What the services depend on in the snapshot bucket's stream (`KV_<bucket>`): its own keys only,
+ * one value per key, kept until overwritten. The rest of a bucket's stream is what nats.js gives
+ * a key-value bucket, created by the operator step (provisionEventStream).
+ */
+export function snapshotBucketConfig(params: StreamDefinitionParams): Partial<StreamConfig> {
+  const bucket = snapshotBucketOf(params.stream);
+  return {
+    name: `KV_${bucket}`,
+    subjects: [`$KV.${bucket}.>`],
+    max_msgs_per_subject: 1,
+    max_age: 0,
+    max_msgs: -1,
+    max_bytes: -1,
+    num_replicas: params.replicas,
+  };
+}
+
+/**
+ * Settings no stream a service binds to may have: a copy of each message republished onto
+ * another subject (a bucket republishing into the event stream would append events under the
+ * writer of a snapshot key), messages coming from another stream, or a seal no one can lift.
+ */
+const forbidden: Record<string, (value: unknown) => boolean> = {
+  republish: (value) => value !== undefined && value !== null,
+  mirror: (value) => value !== undefined && value !== null,
+  sources: (value) => Array.isArray(value) && value.length > 0,
+  sealed: (value) => value === true,
+};
+
+/**
+ * Each setting of `actual` that is not what `wanted` says, or that a stream may not have, as
+ * `name: actual (wanted)`. The server leaves false, zero and empty settings out of what it reports.
+ */
+export function streamDifferences(actual: StreamConfig, wanted: Partial<StreamConfig>): string[] {
+  const reported = actual as unknown as Record<string, unknown>;
+  const differences: string[] = [];
+  for (const [key, value] of Object.entries(wanted)) {
+    const current = reported[key] ?? (value === false || value === 0 ? value : undefined);
+    if (JSON.stringify(current) !== JSON.stringify(value))
+      differences.push(`${key}: ${JSON.stringify(current)} (wanted ${JSON.stringify(value)})`);
+  }
+  for (const [key, isForbidden] of Object.entries(forbidden)) {
+    if (isForbidden(reported[key]))
+      differences.push(`${key}: ${JSON.stringify(reported[key])} (wanted none)`);
+  }
+  return differences;
+}
+
+/** A stream a service binds to is missing, or differs from its definition: the service does not start. */
+export class StreamDefinitionError extends Error {
+  constructor(
+    readonly stream: string,
+    readonly differences: readonly string[],
+  ) {
+    super(
+      `stream ${stream} ${
+        differences.length === 0 ? 'does not exist' : `differs from its definition: ${differences.join('; ')}`
+      }; the operator step (npm run migrate, under the operator's NATS user) creates and updates it`,
+    );
+    this.name = 'StreamDefinitionError';
+  }
+}

@@ -27,7 +27,7 @@ describe('EventStore on JetStream', () => {
     expect(info.config.subjects).toEqual([`${env.subjectPrefix}.>`]);
     expect(info.config.deny_delete).toBe(true);
     expect(info.config.max_age).toBe(0);
-    await store.ensureStream();
+    await store.provision();
   });
 
   it('lets exactly one of two concurrent appends at the same expected sequence win', async () => {

@@ -17,6 +17,6 @@ export function registerHostedProjections(
   projections: readonly string[],
 ): void {
   registerProjectionStatus(metrics, new ProjectionStatusSampler(store, db, schema, projections));
-  const consumers = new Set(projections.map(consumerNameFor));
+  const consumers = new Set(projections.map((projection) => consumerNameFor(store, projection)));
   registerConsumerStatus(metrics, store, (name) => consumers.has(name));
 }

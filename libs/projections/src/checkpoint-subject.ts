@@ -6,6 +6,7 @@ export function checkpointSubject(subjectPrefix: string, projection: string): st
   return `_projections.${subjectPrefix}.${projection}`;
 }
 
-export function consumerNameFor(projection: string): string {
-  return `projection_${projection}`;
+/** A projection's durable consumer, under its process's owner prefix (`<owner>_projection_<name>`). */
+export function consumerNameFor(store: { consumerName(name: string): string }, projection: string): string {
+  return store.consumerName(`projection_${projection}`);
 }

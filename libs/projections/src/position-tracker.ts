@@ -25,7 +25,8 @@ export class PositionTracker {
   async start(): Promise<void> {
     this.subscription = this.nc.subscribe(checkpointSubject(this.subjectPrefix, '*'), {
       callback: (error, message) => {
-        if (error) return;
+        // An announcement has no reply subject; a stored message a consumer pushed here has one.
+        if (error || message.reply) return;
         const projection = message.subject.slice(message.subject.lastIndexOf('.') + 1);
         this.advance(projection, Number(message.string()));
       },

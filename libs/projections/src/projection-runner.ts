@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AckPolicy, ConsumerMessages, DeliverPolicy, JsMsg, nanos } from 'nats';
 import { partitionOfSubject, RecordedEvent } from '@shop/contracts';
-import { EventStore } from '@shop/eventstore';
+import { consumerDifferences, EventStore } from '@shop/eventstore';
 import { BatchApplier, BatchItem, BatchOutcome, CheckpointMovedError } from './batch-applier';
 import { decodeBatchItems } from './decode-batch-items';
 import { checkpointSubject, consumerNameFor } from './checkpoint-subject';
@@ -228,7 +228,7 @@ export class ProjectionRunner {
 
   private async consume(): Promise<void> {
     const { store, projection } = this.options;
-    const consumer = await store.js.consumers.get(store.stream, consumerNameFor(projection.name));
+    const consumer = await store.js.consumers.get(store.stream, consumerNameFor(store, projection.name));
     const messages = await consumer.consume({
       max_messages: this.batchSize * 2,
       expires: pullExpiresMs,
@@ -406,17 +406,29 @@ export class ProjectionRunner {
    */
   private async recreateConsumer(startSequence: number): Promise<void> {
     const { store, projection } = this.options;
-    const name = consumerNameFor(projection.name);
-    await store.jsm.consumers.delete(store.stream, name).catch(() => undefined);
-    await store.jsm.consumers.add(store.stream, {
+    const name = consumerNameFor(store, projection.name);
+    const config = {
       durable_name: name,
       ack_policy: AckPolicy.All,
-      deliver_policy: DeliverPolicy.StartSequence,
-      opt_start_seq: startSequence,
       filter_subject: `${store.subjectPrefix}.>`,
       max_ack_pending: this.batchSize * 4,
       ack_wait: nanos(60_000),
       max_deliver: -1,
+    };
+    // Replaced whatever it is (the checkpoint is the only cursor); one changed by anything but a
+    // runner of this projection is named, so the change does not go unnoticed.
+    const existing = await store.jsm.consumers.info(store.stream, name).catch(() => null);
+    const differences = existing ? consumerDifferences(existing.config, config) : [];
+    if (differences.length > 0)
+      this.logger.warn(
+        { projection: this.name, consumer: name, differences, from: startSequence },
+        'projection consumer differs from what its runner made it; re-creating it from the checkpoint',
+      );
+    await store.jsm.consumers.delete(store.stream, name).catch(() => undefined);
+    await store.jsm.consumers.add(store.stream, {
+      ...config,
+      deliver_policy: DeliverPolicy.StartSequence,
+      opt_start_seq: startSequence,
     });
   }
 

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AckPolicy, Consumer, ConsumerMessages, DeliverPolicy, JsMsg, nanos } from 'nats';
 import { partitionOfSubject, RecordedEvent } from '@shop/contracts';
-import { EventStore, parseCommit } from '@shop/eventstore';
+import { consumerDifferences, EventStore, parseCommit } from '@shop/eventstore';
 import { withCorrelationId } from '@shop/logging';
 import { traceEvent, tracedProcess } from '@shop/tracing';
 import { AdvisoryLock, ExclusiveLock } from './advisory-lock';
@@ -15,6 +15,7 @@ import {
   reactionConsumerName,
 } from './reaction-partition';
 import { ParkedReaction, ReactionParking } from './reaction-parking';
+import { ReactionPositions } from './reaction-positions';
 import { UnprocessableEvent } from './unprocessable-event';
 
 export interface ReactionLogger {
@@ -61,6 +62,13 @@ export interface ReactionRunnerOptions {
   hosts?: ReactionHosts;
   /** The heartbeat and lease of the runner's own lock (`databaseUrl`); the hosts have their own. */
   lockTiming?: LockTiming;
+  /**
+   * The partition's own record of how far it has handled its consumer (beside the parked events).
+   * Binding to its consumer, the runner checks the consumer's acknowledgements against it: a
+   * consumer acknowledged past the record is re-created after the record, and a new consumer (a
+   * renamed one, a new split) starts there. Without it only the consumer's settings are checked.
+   */
+  positions?: ReactionPositions;
 }
 
 const retryDelayMs = (attempt: number) => Math.min(500 * 2 ** (attempt - 1), 30_000);
@@ -73,6 +81,35 @@ const shareCheckMs = 2000;
 
 /** A partition let go is not claimed again by its process for this long: a standby's turn. */
 const afterYieldMs = 3000;
+
+/** How often the active runner records how far it has handled its consumer. */
+const recordEveryMs = 1000;
+
+/**
+ * Through which sequence every message the consumer delivered in this turn is settled (handled,
+ * parked or skipped): the lowest still in hand bounds it, or else the last delivered.
+ */
+class HandledThrough {
+  private readonly open = new Set<number>();
+  private highest: number;
+
+  constructor(start: number) {
+    this.highest = start;
+  }
+
+  taken(sequence: number): void {
+    this.open.add(sequence);
+    this.highest = Math.max(this.highest, sequence);
+  }
+
+  settled(sequence: number): void {
+    this.open.delete(sequence);
+  }
+
+  get sequence(): number {
+    return this.open.size === 0 ? this.highest : Math.min(...this.open) - 1;
+  }
+}
 
 /**
  * Runs a reaction on a durable pull consumer filtered to its aggregate. Like a projection, it
@@ -97,6 +134,8 @@ export class ReactionRunner {
   /** Null without a database: the runner then consumes as if it held the lock. */
   private readonly lock: ExclusiveLock | null;
   private readonly partition: ReactionPartition;
+  private handled: HandledThrough | null = null;
+  private recorded = 0;
 
   constructor(private readonly options: ReactionRunnerOptions) {
     const { databaseUrl, store, reaction, hosts, lockTiming } = options;
@@ -152,6 +191,7 @@ export class ReactionRunner {
       const shareCheck = this.options.hosts
         ? setInterval(() => void this.yieldIfSurplus(), shareCheckMs)
         : null;
+      const recording = this.options.positions ? setInterval(() => void this.record(), recordEveryMs) : null;
       try {
         const consumer = await this.takeOver();
         const messages = await consumer.consume({ max_messages: this.options.concurrency ?? 8 });
@@ -168,9 +208,12 @@ export class ReactionRunner {
         failed = true;
       } finally {
         if (shareCheck) clearInterval(shareCheck);
+        if (recording) clearInterval(recording);
       }
       // Stopped, or the lock was lost: what is in hand finishes (or is let go) before another turn.
       await Promise.all(this.inFlight);
+      await this.record();
+      this.handled = null;
       if (!this.stopping) this.halt = new AbortController();
       if (this.yielding) {
         // Only now, with nothing of it in hand here, may another host take the partition.
@@ -211,13 +254,19 @@ export class ReactionRunner {
   }
 
   /**
-   * Makes the consumer deliver, first and in stream order, whatever an earlier holder took and
-   * never acknowledged. Left alone, those messages would come back only after the ack wait, once
-   * this holder had already handled their subjects' later events. Such messages exist when
-   * anything is pending acknowledgement (nothing of this process is in hand here), so the
-   * consumer is then re-created at its ack floor: a message past the floor that was already
-   * acknowledged is delivered again, which reactions, idempotent, take as a repeat. A consumer
-   * created before deliveries were unbounded is re-created the same way.
+   * Binds to the partition's consumer, checked against what this runner creates it with and
+   * against its own record, so nothing it has not handled is skipped silently:
+   *
+   * - a consumer whose settings differ (a filter, an ack policy, a push delivery, a limit on
+   *   deliveries ...) or that is acknowledged past the record (by anything but this runner: the
+   *   record follows what the runner settled) is re-created after the record, or at its ack
+   *   floor without one, and the differences are logged by name;
+   * - with anything pending acknowledgement (an earlier holder took messages and never
+   *   acknowledged them; nothing of this process is in hand here) it is re-created at its ack
+   *   floor, so those messages come first, in stream order, rather than after the ack wait
+   *   behind their subjects' later events; a message past the floor that was already
+   *   acknowledged is delivered again, which reactions, idempotent, take as a repeat;
+   * - a missing one (a new reaction, a renamed consumer, a new split) is created after the record.
    *
    * Every partition's consumer has the reaction's whole filter subject and skips the other
    * partitions' messages: nats-server 2.9 allows one filter subject per consumer and has no
@@ -226,8 +275,8 @@ export class ReactionRunner {
    * partition is delivered, and acknowledges unread, the messages of all the others.
    */
   private async takeOver(): Promise<Consumer> {
-    const { store, reaction } = this.options;
-    const name = reactionConsumerName(reaction.name, this.partition);
+    const { store, reaction, positions, logger } = this.options;
+    const name = store.consumerName(reactionConsumerName(reaction.name, this.partition));
     const config = {
       durable_name: name,
       ack_policy: AckPolicy.Explicit,
@@ -241,41 +290,87 @@ export class ReactionRunner {
       if ((error as { code?: string }).code === '404') return null;
       throw error;
     });
+    const record = positions ? await positions.read(reaction.name, this.partition) : null;
+    this.recorded = record ?? 0;
+    let start: number;
     if (!info) {
-      const start = await this.startOfNewConsumer();
-      await store.jsm.consumers.add(store.stream, {
-        ...config,
-        ...(start > 1
-          ? { deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: start }
-          : { deliver_policy: DeliverPolicy.All }),
-      });
-    } else if (info.num_ack_pending > 0 || info.config.max_deliver !== -1) {
+      start = record !== null ? record + 1 : await this.startOfNewConsumer();
+    } else {
+      const floor = info.ack_floor.stream_seq;
+      const differences = consumerDifferences(info.config, config);
+      if (record !== null && floor > record && (await this.unhandledBetween(record, floor)))
+        differences.push(`acknowledged through ${floor}, past this runner's record ${record}`);
+      if (differences.length > 0) {
+        start = Math.min(record ?? floor, floor) + 1;
+        logger.warn(
+          { reaction: reaction.name, consumer: name, differences, from: start },
+          "reaction consumer differs from what its runner made it; re-creating it from the runner's record",
+        );
+      } else if (info.num_ack_pending > 0) {
+        start = floor + 1;
+      } else {
+        this.handled = new HandledThrough(floor);
+        return store.js.consumers.get(store.stream, name);
+      }
       await store.jsm.consumers.delete(store.stream, name);
-      await store.jsm.consumers.add(store.stream, {
-        ...config,
-        deliver_policy: DeliverPolicy.StartSequence,
-        opt_start_seq: info.ack_floor.stream_seq + 1,
-      });
     }
+    await store.jsm.consumers.add(store.stream, {
+      ...config,
+      ...(start > 1
+        ? { deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: start }
+        : { deliver_policy: DeliverPolicy.All }),
+    });
+    this.handled = new HandledThrough(start - 1);
     return store.js.consumers.get(store.stream, name);
   }
 
   /**
-   * Where a partition's first consumer starts: after the lowest ack floor of the reaction's
-   * consumers under another partition count, the ones STREAM_PARTITIONS was changed from (all
-   * their holders stopped first), since every message up to it was handled under the old split.
-   * From there on messages already handled come again as repeats, none is skipped. Without
-   * such consumers, from the start of the stream, as a new reaction always did.
+   * Where a partition's first consumer starts: after the records of the reaction under another
+   * partition count, the one STREAM_PARTITIONS was changed from (all its holders stopped first),
+   * since every message up to there was handled under the old split. Without such records, after
+   * the lowest ack floor of the reaction's consumers under another partition count (made before
+   * the records were kept). From there on messages already handled come again as repeats, none
+   * is skipped. Without either, from the start of the stream, as a new reaction always did.
    */
   private async startOfNewConsumer(): Promise<number> {
-    const { store, reaction } = this.options;
+    const { store, reaction, positions } = this.options;
+    const recorded = [...((await positions?.byCount(reaction.name)) ?? new Map<number, number>())]
+      .filter(([count]) => count !== this.partition.count)
+      .map(([, sequence]) => sequence);
+    if (recorded.length > 0) return Math.min(...recorded) + 1;
+    const prefix = store.consumerName('');
     let floor: number | null = null;
     for await (const info of store.jsm.consumers.list(store.stream)) {
-      const count = partitionCountOfConsumer(info.name, reaction.name);
+      if (!info.name.startsWith(prefix)) continue;
+      const count = partitionCountOfConsumer(info.name.slice(prefix.length), reaction.name);
       if (count === null || count === this.partition.count) continue;
       floor = Math.min(floor ?? Infinity, info.ack_floor.stream_seq);
     }
     return (floor ?? 0) + 1;
+  }
+
+  /**
+   * Whether a message of the reaction's subjects lies in (after, through]: the ack floor of a
+   * consumer runs ahead of the last message it delivered when only other subjects came after it.
+   */
+  private async unhandledBetween(after: number, through: number): Promise<boolean> {
+    const { store, reaction } = this.options;
+    const next = await store.nextSequence(`${store.subjectPrefix}.${reaction.aggregate}.*`, after);
+    return next !== null && next <= through;
+  }
+
+  /** Records how far this turn has settled the consumer, while (and only while) it holds the partition. */
+  private async record(): Promise<void> {
+    const { positions, reaction, logger } = this.options;
+    const handled = this.handled?.sequence;
+    if (!positions || handled === undefined || handled <= this.recorded) return;
+    if (this.lock && !this.lock.held) return;
+    try {
+      await positions.record(reaction.name, this.partition, handled);
+      this.recorded = Math.max(this.recorded, handled);
+    } catch (error) {
+      logger.warn({ reaction: reaction.name, err: error }, 'could not record how far the reaction got');
+    }
   }
 
   /** Waits, unless the runner stops or loses its lock meanwhile. */
@@ -285,15 +380,21 @@ export class ReactionRunner {
 
   private async consume(messages: ConsumerMessages): Promise<void> {
     const limit = this.options.concurrency ?? 8;
+    const handled = this.handled;
     for await (const message of messages) {
       if (!this.owns(message.subject)) {
         message.ack();
+        handled?.taken(message.seq);
+        handled?.settled(message.seq);
         continue;
       }
+      handled?.taken(message.seq);
       const keepAlive = setInterval(() => message.working(), keepAliveMs);
       const previous = this.tails.get(message.subject) ?? Promise.resolve();
       const work = previous
-        .then(() => this.handle(message))
+        .then(async () => {
+          if (await this.handle(message)) handled?.settled(message.seq);
+        })
         // Only an acknowledgement can throw (its connection closed): the message then comes back.
         .catch((error: unknown) => {
           const entry = { reaction: this.options.reaction.name, sequence: message.seq };
@@ -314,22 +415,22 @@ export class ReactionRunner {
    * A message with nothing for the reaction is acknowledged unread and makes no span: most of an
    * aggregate's messages are such, and a span each would cost more than reading them does.
    */
-  private async handle(message: JsMsg): Promise<void> {
+  private async handle(message: JsMsg): Promise<boolean> {
     if (!this.handlesAny(message.data)) {
       message.ack();
-      return;
+      return true;
     }
-    await tracedProcess(this.options.reaction.name, message, () => this.settle(message));
+    return tracedProcess(this.options.reaction.name, message, () => this.settle(message));
   }
 
-  /** Handles a message until it is acknowledged, parked, dropped or let go. */
-  private async settle(message: JsMsg): Promise<void> {
+  /** Handles a message until it is acknowledged, parked, dropped (true) or let go (false). */
+  private async settle(message: JsMsg): Promise<boolean> {
     const { store, reaction, logger, parking } = this.options;
     const entry = { reaction: reaction.name, subject: message.subject, sequence: message.seq };
     const max = this.options.maxDeliveries ?? 10;
     let attempt = message.info.redeliveryCount;
     for (;;) {
-      if (this.letsGo(message, entry)) return;
+      if (this.letsGo(message, entry)) return false;
       try {
         if (parking && (await parking.holds(reaction.name, message.subject))) {
           await parking.park({ ...entry, error: 'waits behind an earlier parked event of its subject' });
@@ -337,20 +438,19 @@ export class ReactionRunner {
           await this.react(await store.decode(message.subject, message.seq, message.data));
         }
         message.ack();
-        return;
+        return true;
       } catch (error) {
         // The runner's lock, checked by an effect: the message is the next holder's, not a failure.
-        if (error instanceof LockLost && this.letsGo(message, entry)) return;
+        if (error instanceof LockLost && this.letsGo(message, entry)) return false;
         if (attempt >= max || error instanceof UnprocessableEvent) {
           if (!parking) {
             logger.error({ ...entry, err: error }, 'reaction gave up; event dropped (no parking)');
             message.term();
-            return;
+            return true;
           }
           logger.error({ ...entry, err: error }, 'reaction gave up; parking the event');
           traceEvent('parked', { reason: describe(error) });
-          await this.park(parking, message, { ...entry, error: describe(error) });
-          return;
+          return this.park(parking, message, { ...entry, error: describe(error) });
         }
         logger.warn({ ...entry, delivery: attempt, err: error }, 'reaction failed; retrying');
         traceEvent('retry', { delivery: attempt, reason: describe(error) });
@@ -361,14 +461,14 @@ export class ReactionRunner {
   }
 
   /** Terminates the message once its parking is stored; until then it is held and parking retried. */
-  private async park(parking: ReactionParking, message: JsMsg, entry: ParkedReaction): Promise<void> {
+  private async park(parking: ReactionParking, message: JsMsg, entry: ParkedReaction): Promise<boolean> {
     const { logger } = this.options;
     for (let attempt = 1; ; attempt++) {
-      if (this.letsGo(message, entry)) return;
+      if (this.letsGo(message, entry)) return false;
       try {
         await parking.park(entry);
         message.term();
-        return;
+        return true;
       } catch (error) {
         logger.error({ ...entry, err: error }, 'could not park the event; holding it and retrying');
         await this.pause(retryDelayMs(attempt));

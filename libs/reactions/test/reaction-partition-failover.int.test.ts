@@ -151,7 +151,10 @@ async function recentPartitionsOf(pid: number): Promise<Set<number>> {
 /** Whether a consumer of `held` has messages delivered and not acknowledged yet. */
 async function inHand(held: Set<number>): Promise<boolean> {
   for (const p of held) {
-    const info = await t.store.jsm.consumers.info(t.store.stream, `reaction_outcomes_p${p}of${partitions}`);
+    const info = await t.store.jsm.consumers.info(
+      t.store.stream,
+      t.store.consumerName(`reaction_outcomes_p${p}of${partitions}`),
+    );
     if (info.num_ack_pending > 0) return true;
   }
   return false;

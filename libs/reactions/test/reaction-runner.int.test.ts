@@ -339,7 +339,10 @@ describe('reaction runner', () => {
         expect(seen.map((h) => h.sequence)).toEqual(histories[i]);
         expect(new Set(seen.map((h) => h.partition))).toEqual(new Set([partitionOf(id, 4)]));
       }
-      const consumers = await t.store.jsm.consumers.info(t.store.stream, `reaction_${name}_p2of4`);
+      const consumers = await t.store.jsm.consumers.info(
+        t.store.stream,
+        t.store.consumerName(`reaction_${name}_p2of4`),
+      );
       expect(consumers.config.filter_subject).toBe(`${t.store.subjectPrefix}.cart.*`);
     } finally {
       await Promise.all(runners.map((r) => r.stop()));

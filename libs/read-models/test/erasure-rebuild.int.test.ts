@@ -102,7 +102,7 @@ describe('erasure across projection and rebuild', () => {
             return store;
           };
           const writer = await open('writer');
-          await writer.ensureStream();
+          await writer.provision();
           const projector = await open('projector');
           const live = `${env.schema}_live${run}`;
           const rebuilt = `${env.schema}_rb${run}`;

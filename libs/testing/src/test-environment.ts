@@ -5,7 +5,7 @@ import { Kysely } from 'kysely';
 import { dataEncryptionKey } from '@shop/config';
 import { eventCatalogue } from '@shop/contracts';
 import { createDatabase } from '@shop/db';
-import { connectNats, EventStore } from '@shop/eventstore';
+import { connectNats, EventStore, NatsSettings, provisionEventStream } from '@shop/eventstore';
 import { DataKeyVault, openDataKeyVault } from '@shop/wallets';
 
 export interface TestEnvironment {
@@ -82,6 +82,27 @@ export function testDataEncryptionKey(env: TestEnvironment): Buffer {
   });
 }
 
+/**
+ * The operator step for the environment's stream and snapshot bucket, before any service of it
+ * starts (services only bind to them). Tests run it as the open server's default user, or as
+ * the operator of a server with users (`credentials`).
+ */
+export async function provisionTestStream(
+  env: TestEnvironment,
+  credentials: Omit<NatsSettings, 'NATS_URL'> = {},
+): Promise<void> {
+  const nc = await connectNats({ NATS_URL: env.natsUrl, ...credentials }, `test-operator-${env.id}`);
+  try {
+    await provisionEventStream(nc, {
+      stream: env.stream,
+      subjectPrefix: env.subjectPrefix,
+      replicas: Number(env.env.EVENT_STREAM_REPLICAS ?? 1),
+    });
+  } finally {
+    await nc.close();
+  }
+}
+
 /** A connected event store on the environment's own stream, deleted again on close. */
 export async function openTestEventStore(env: TestEnvironment): Promise<TestEventStore> {
   const nc = await connectNats(env.natsUrl, `test-${env.id}`);
@@ -97,7 +118,7 @@ export async function openTestEventStore(env: TestEnvironment): Promise<TestEven
     catalogue: eventCatalogue,
     dataKeys,
   });
-  await store.ensureStream();
+  await store.provision();
   return {
     nc,
     store,

@@ -38,8 +38,9 @@ export async function startAnalytics(config: AnalyticsConfig, logger: Logger): P
     subjectPrefix: config.EVENT_SUBJECT_PREFIX,
     catalogue: eventCatalogue,
     replicas: config.EVENT_STREAM_REPLICAS,
+    owner: 'analytics',
   });
-  await store.ensureStream();
+  await store.verifyStream();
   const database = createDatabase(config.DATABASE_URL, {
     applicationName: 'analytics',
     max: config.DATABASE_POOL_SIZE ?? 5,

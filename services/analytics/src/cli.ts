@@ -54,6 +54,7 @@ async function rebuild(config: AnalyticsConfig): Promise<number> {
       stream: config.EVENT_STREAM,
       subjectPrefix: config.EVENT_SUBJECT_PREFIX,
       catalogue: eventCatalogue,
+      owner: 'analytics',
     });
     const stamp = new Date().toISOString().replace(/[-:]/g, '').replace('T', 't').slice(0, 15);
     const scratch = `${config.ANALYTICS_SCHEMA}_rebuild_${stamp}`;

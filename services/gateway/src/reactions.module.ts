@@ -9,10 +9,11 @@ import {
   lockTimingFor,
   partitionedRunners,
   PostgresReactionParking,
+  PostgresReactionPositions,
   ReactionHosts,
   ReactionRunner,
 } from '@shop/reactions';
-import type { ReactionParking } from '@shop/reactions';
+import type { ReactionParking, ReactionPositions } from '@shop/reactions';
 import { CONFIG, DATABASE, EVENT_STORE, LOGGER } from './infrastructure/tokens';
 import { CartModule } from './cart/cart.module';
 import { DepositCreditingReaction } from './deposit/deposit-crediting.reaction';
@@ -27,6 +28,7 @@ import { AccountErasureReaction } from './user/account-erasure.reaction';
 import { SessionKeyErasureReaction } from './sessions/session-key-erasure.reaction';
 
 const REACTION_PARKING = Symbol('REACTION_PARKING');
+const REACTION_POSITIONS = Symbol('REACTION_POSITIONS');
 
 /**
  * Process managers hosted by the gateway. Every instance runs each of them, one active at a
@@ -54,6 +56,15 @@ const REACTION_PARKING = Symbol('REACTION_PARKING');
         );
       },
     },
+    {
+      provide: REACTION_POSITIONS,
+      // After the parking's provider, which migrates the schema both live in.
+      inject: [CONFIG, DATABASE, REACTION_PARKING],
+      useFactory: (config: GatewayConfig, database: DatabaseHandle) =>
+        new PostgresReactionPositions(
+          database.db.withSchema(config.REACTIONS_SCHEMA) as unknown as Kysely<ReactionsDatabase>,
+        ),
+    },
   ],
 })
 export class ReactionsModule implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -65,6 +76,7 @@ export class ReactionsModule implements OnApplicationBootstrap, BeforeApplicatio
     @Inject(LOGGER) logger: Logger,
     @Inject(CONFIG) config: GatewayConfig,
     @Inject(REACTION_PARKING) parking: ReactionParking,
+    @Inject(REACTION_POSITIONS) positions: ReactionPositions,
     walletProvisioning: WalletProvisioningReaction,
     providerWebhooks: ProviderWebhookReaction,
     orderCart: OrderCartReaction,
@@ -89,6 +101,7 @@ export class ReactionsModule implements OnApplicationBootstrap, BeforeApplicatio
       store,
       logger,
       parking,
+      positions,
       maxDeliveries: config.REACTION_MAX_DELIVERIES,
       databaseUrl: config.DATABASE_URL,
       // Deposit crediting calls the provider under its lock: the call must end before a standby can start.

@@ -106,7 +106,9 @@ async function storedKey(keyId: string): Promise<Buffer | null | undefined> {
 /** Whether each reaction's consumer has delivered everything and had it all acknowledged. */
 async function settled(reactions: Reaction[]): Promise<boolean> {
   for (const reaction of reactions) {
-    const info = await store.jsm.consumers.info(env.stream, `reaction_${reaction.name}`).catch(() => null);
+    const info = await store.jsm.consumers
+      .info(env.stream, store.consumerName(`reaction_${reaction.name}`))
+      .catch(() => null);
     if (!info || info.num_pending > 0 || info.num_ack_pending > 0) return false;
   }
   return true;

@@ -9,6 +9,7 @@ import { Kysely } from 'kysely';
 import {
   dropSchema,
   openTestEventStore,
+  provisionTestStream,
   testDataEncryptionKey,
   testEnvironment,
   TestEnvironment,
@@ -68,6 +69,7 @@ export async function startTestStack(
     ...overrides,
   };
   const logger = createLogger('test', vars.LOG_LEVEL ?? 'silent');
+  await provisionTestStream(env);
   const projector = await startProjector(loadConfig(projectorEnv, vars), logger);
   const apps: NestFastifyApplication[] = [];
   const startGateway = async (more: Record<string, string> = {}) => {

@@ -53,13 +53,14 @@ export async function startProjector(config: ProjectorConfig, logger: Logger): P
     subjectPrefix: config.EVENT_SUBJECT_PREFIX,
     catalogue: eventCatalogue,
     replicas: config.EVENT_STREAM_REPLICAS,
+    owner: 'projector',
     dataKeys: await openDataKeyVault(
       database.db as Kysely<unknown>,
       config.SECRETS_SCHEMA,
       dataEncryptionKey(config),
     ),
   });
-  await store.ensureStream();
+  await store.verifyStream();
   await migrateReadModel(database.db as Kysely<unknown>, config.READ_MODEL_SCHEMA);
 
   const redis = createRedis(config.REDIS_URL, config.REDIS_KEY_PREFIX);

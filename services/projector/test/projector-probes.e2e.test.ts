@@ -73,7 +73,8 @@ describe('projector probes', () => {
     expect(sampleValue(samples, 'projection_parked_subjects', { projection: 'users' })).toBe(0);
     expect(
       samples.some(
-        (s) => s.name === 'jetstream_consumer_redelivered' && s.labels.consumer === 'projection_users',
+        (s) =>
+          s.name === 'jetstream_consumer_redelivered' && s.labels.consumer === 'projector_projection_users',
       ),
     ).toBe(true);
   });

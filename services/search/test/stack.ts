@@ -4,7 +4,13 @@ import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { loadConfig, SearchConfig, searchEnv } from '@shop/config';
 import { createLogger } from '@shop/logging';
 import { createRedis, redisReady } from '@shop/redis';
-import { dropSchema, openTestEventStore, testEnvironment, TestEnvironment } from '@shop/testing';
+import {
+  dropSchema,
+  openTestEventStore,
+  provisionTestStream,
+  testEnvironment,
+  TestEnvironment,
+} from '@shop/testing';
 // Workspace packages outside libs/ have no path alias, so the stand-ins are imported by path.
 import { startApifySandbox, type ApifySandbox } from '../../../infra/sandbox/apify/src';
 import { startSuiSandbox, type SuiSandbox } from '../../../infra/sandbox/sui/src';
@@ -63,6 +69,7 @@ export async function startSearchStack(
   };
   const config = loadConfig(searchEnv, vars);
   const logger = createLogger('search-test', vars.LOG_LEVEL ?? 'silent');
+  await provisionTestStream(env);
   const { app, url } = await startSearchService(config, logger, { rpcGracePeriodMs: 0 });
   return {
     env,

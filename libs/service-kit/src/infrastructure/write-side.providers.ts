@@ -37,8 +37,10 @@ export function writeSideProviders(
     {
       provide: DeciderRunner,
       inject: [EVENT_STORE, LOGGER],
-      useFactory: (store: EventStore, logger: Logger) =>
-        new DeciderRunner(store, {
+      useFactory: async (store: EventStore, logger: Logger) => {
+        // A writer binds to the snapshot bucket only as the operator made it (no republish ...).
+        if (snapshotEvery > 0) await store.snapshots.verify();
+        return new DeciderRunner(store, {
           cache: aggregateCache,
           snapshots: {
             store: store.snapshots,
@@ -55,7 +57,8 @@ export function writeSideProviders(
                     'aggregate snapshot skipped: the stream is folded instead',
                   ),
           },
-        }),
+        });
+      },
     },
     {
       provide: CommandExecutor,

@@ -2,12 +2,18 @@ import { BeforeApplicationShutdown, Inject, Module, OnApplicationBootstrap } fro
 import { CommandBus } from '@nestjs/cqrs';
 import type { Kysely } from 'kysely';
 import type { GatewayConfig } from '@shop/config';
+import type { DatabaseHandle, ReactionsDatabase } from '@shop/db';
 import type { EventStore } from '@shop/eventstore';
 import { MemwalMemoryStore, memwalOptionsOf } from '@shop/memory';
 import type { Logger } from '@shop/logging';
-import { partitionedRunners, ReactionHosts, ReactionRunner } from '@shop/reactions';
+import {
+  partitionedRunners,
+  PostgresReactionPositions,
+  ReactionHosts,
+  ReactionRunner,
+} from '@shop/reactions';
 import type { ReadModelDatabase } from '@shop/read-models';
-import { CONFIG, EVENT_STORE, LOGGER, MEMORY_STORE, READ_DB } from '../infrastructure/tokens';
+import { CONFIG, DATABASE, EVENT_STORE, LOGGER, MEMORY_STORE, READ_DB } from '../infrastructure/tokens';
 import type { AgentMemory } from './agent-memory';
 import { MemwalErasureReaction } from './memwal-erasure.reaction';
 import { MemwalSizesReaction } from './memwal-sizes.reaction';
@@ -46,6 +52,7 @@ export class MemoryModule implements OnApplicationBootstrap, BeforeApplicationSh
     @Inject(CONFIG) config: GatewayConfig,
     @Inject(EVENT_STORE) store: EventStore,
     @Inject(LOGGER) logger: Logger,
+    @Inject(DATABASE) database: DatabaseHandle,
     sizes: MemwalSizesReaction,
   ) {
     const memwal = memwalOptionsOf(config);
@@ -54,6 +61,11 @@ export class MemoryModule implements OnApplicationBootstrap, BeforeApplicationSh
       store,
       logger,
       databaseUrl: config.DATABASE_URL,
+      // Beside the other reactions' records; ReactionsModule's parking provider migrates the
+      // schema while the application is built, before any runner starts.
+      positions: new PostgresReactionPositions(
+        database.db.withSchema(config.REACTIONS_SCHEMA) as unknown as Kysely<ReactionsDatabase>,
+      ),
     }));
   }
 

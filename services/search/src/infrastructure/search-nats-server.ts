@@ -1,4 +1,5 @@
 import { ServerNats } from '@nestjs/microservices';
+import type { Msg } from 'nats';
 import { connectNats, NatsSettings } from '@shop/eventstore';
 
 /** Instances share requests: each one is answered by one member of the group. */
@@ -19,5 +20,15 @@ export class SearchNatsServer extends ServerNats {
 
   override createNatsClient(): ReturnType<ServerNats['createNatsClient']> {
     return connectNats(this.nats, 'search-rpc');
+  }
+
+  /**
+   * A stored message a JetStream consumer pushes onto a request subject (any stream reader may
+   * create one, and nats-server 2.9 does not check its deliver subject) is no request: it is
+   * dropped unanswered, so it is neither handled nor acknowledged.
+   */
+  override handleMessage(channel: string, natsMsg: Msg): Promise<unknown> {
+    if (natsMsg.reply?.startsWith('$JS.ACK.')) return Promise.resolve();
+    return super.handleMessage(channel, natsMsg as Parameters<ServerNats['handleMessage']>[1]);
   }
 }
