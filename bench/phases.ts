@@ -41,6 +41,8 @@ export interface PhaseContext {
   concurrency: number;
   seconds: number;
   log(line: string): void;
+  /** With --profile: has the services write what they sampled since the last mark, labelled (run.ts). */
+  markProfiles?(label: string): Promise<void>;
 }
 
 const ms = (seconds: number) => Math.round(seconds * 100_000) / 100;
@@ -172,6 +174,7 @@ export async function readPath(ctx: PhaseContext) {
     }),
   );
   const read = async (path: string) => {
+    await ctx.markProfiles?.(`before-read${path.replaceAll('/', '-').replace('-api', '')}`);
     ctx.log(`(c) read path: GET ${path}, concurrency ${concurrency}, ${seconds} s`);
     const g0 = await scrape(stack.gatewayMetricsUrl);
     const sent0 = api.consistencyTokensSent;
@@ -180,6 +183,7 @@ export async function readPath(ctx: PhaseContext) {
       return [response.ms];
     });
     const g1 = await scrape(stack.gatewayMetricsUrl);
+    await ctx.markProfiles?.(`read${path.replaceAll('/', '-').replace('-api', '')}`);
     return {
       ...summarize(result.latencies, result.seconds),
       errors: result.errors,
