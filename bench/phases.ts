@@ -11,6 +11,7 @@ import { ApiClient } from './api-client';
 import { BenchStack } from './bench-stack';
 import { summarize } from './latency';
 import { closedLoop, fixedRate } from './load';
+import { Pauses, servicePauses, watchOwnPauses } from './pauses';
 import { rawFloor } from './raw-floor';
 import {
   appendChains,
@@ -205,6 +206,7 @@ async function paceCommands(ctx: PhaseContext, perSecond: number, seconds: numbe
   const [gw0, pr0] = await Promise.all([scrape(stack.gatewayMetricsUrl), scrape(stack.projectorUrl)]);
   const sent0 = api.consistencyTokensSent;
   const io0 = ioCounts(stack);
+  const ownPauses = watchOwnPauses();
   const paced = await fixedRate(perSecond, seconds, async (n) => {
     const user = users[n % users.length]!;
     const itemId = pending.get(user);
@@ -216,6 +218,7 @@ async function paceCommands(ctx: PhaseContext, perSecond: number, seconds: numbe
     pending.set(user, (added.body as { id: string }).id);
     return [added.ms];
   });
+  const bench = ownPauses();
   // Leave no item behind: the next phase may add to the same carts, which hold ten at most.
   await Promise.all(
     [...pending].map(([user, id]) => api.expect(204, 'DELETE', `/api/cart/${id}`, { jar: user.jar })),
@@ -238,6 +241,7 @@ async function paceCommands(ctx: PhaseContext, perSecond: number, seconds: numbe
     gatewayCpuSeconds: cpuSeconds(gw0, gw1),
     projectorCpuSeconds: cpuSeconds(pr0, pr1),
     perCommand: ioPerCommand(io0, io1, paced.latencies.length + pending.size),
+    pauses: { gateway: servicePauses(gw0, gw1), projector: servicePauses(pr0, pr1), bench } satisfies Pauses,
   };
 }
 
