@@ -30,6 +30,8 @@ export interface LayerRule {
   url?: RegExp;
   /** Matched against the function name of frames without a script (V8 natives). */
   native?: RegExp;
+  /** With `url`: the frame's function must match too (one function of a file that is otherwise another layer). */
+  fn?: RegExp;
 }
 
 const dir = (path: string) => new RegExp(`/${path}/(src|dist)/`);
@@ -85,6 +87,8 @@ export const gatewayLayers: readonly LayerRule[] = [
     ),
   },
   { layer: 'serialization', url: modules('fast-json-stringify', 'fast-uri', 'secure-json-parse') },
+  // Fastify's reply serializer (JSON.stringify of the answer); the rest of reply.js is HTTP.
+  { layer: 'serialization', url: /\/node_modules\/fastify\/lib\/reply\.js$/, fn: /^serialize$/ },
   { layer: 'serialization', native: /^(stringify|parse|JSONStringify|JSONParse)$/ },
   {
     layer: 'Nest (pipeline, interceptors, CQRS)',
@@ -127,7 +131,8 @@ const profilerItself = /\/bench\/cpu-profile\.cjs$/;
 /** The layer of one frame, or undefined when no rule claims it (the frame is transparent). */
 function frameLayer(rules: readonly LayerRule[], frame: ProfileNode['callFrame']): string | undefined {
   for (const rule of rules) {
-    if (rule.url && frame.url && rule.url.test(frame.url)) return rule.layer;
+    if (rule.url && frame.url && rule.url.test(frame.url) && (!rule.fn || rule.fn.test(frame.functionName)))
+      return rule.layer;
     if (rule.native && !frame.url && rule.native.test(frame.functionName)) return rule.layer;
   }
   return undefined;

@@ -81,6 +81,19 @@ describe('layerTimes: a profile sample belongs to the innermost frame a layer cl
   });
 });
 
+describe('a rule naming a function as well as a file', () => {
+  it('claims that function of the file, and leaves the rest of the file to its own layer', () => {
+    const reply = `file://${root}/node_modules/fastify/lib/reply.js`;
+    const times = layerTimes({
+      nodes: [frame(1, '(root)', '', [2]), frame(2, 'send', reply, [3]), frame(3, 'serialize', reply)],
+      samples: [2, 3, 3],
+      timeDeltas: [1000, 1000, 1000],
+    });
+    expect(times.get('serialization')).toBe(2);
+    expect(times.get('HTTP parsing and routing')).toBe(1);
+  });
+});
+
 describe('layerTable', () => {
   it('shares the measured CPU per unit out by the layers’ shares of the samples', () => {
     const times = new Map([
