@@ -249,6 +249,7 @@ async function paceCommands(ctx: PhaseContext, perSecond: number, seconds: numbe
       remove: ms(
         histogramQuantile(gw0, gw1, 'http_request_duration_seconds', { route: '/api/cart/:itemId' }, 0.99),
       ),
+      appendAck: ms(histogramQuantile(gw0, gw1, 'event_append_seconds', cart, 0.99)),
     },
   };
 }
