@@ -11,6 +11,7 @@ import { ApiClient } from './api-client';
 import { BenchStack } from './bench-stack';
 import { summarize } from './latency';
 import { closedLoop, fixedRate } from './load';
+import { Pauses, servicePauses, watchOwnPauses } from './pauses';
 import { rawFloor } from './raw-floor';
 import {
   appendChains,
@@ -41,6 +42,8 @@ export interface PhaseContext {
   concurrency: number;
   seconds: number;
   log(line: string): void;
+  /** With --profile: has the services write what they sampled since the last mark, labelled (run.ts). */
+  markProfiles?(label: string): Promise<void>;
 }
 
 const ms = (seconds: number) => Math.round(seconds * 100_000) / 100;
@@ -172,6 +175,7 @@ export async function readPath(ctx: PhaseContext) {
     }),
   );
   const read = async (path: string) => {
+    await ctx.markProfiles?.(`before-read${path.replaceAll('/', '-').replace('-api', '')}`);
     ctx.log(`(c) read path: GET ${path}, concurrency ${concurrency}, ${seconds} s`);
     const g0 = await scrape(stack.gatewayMetricsUrl);
     const sent0 = api.consistencyTokensSent;
@@ -180,6 +184,7 @@ export async function readPath(ctx: PhaseContext) {
       return [response.ms];
     });
     const g1 = await scrape(stack.gatewayMetricsUrl);
+    await ctx.markProfiles?.(`read${path.replaceAll('/', '-').replace('-api', '')}`);
     return {
       ...summarize(result.latencies, result.seconds),
       errors: result.errors,
@@ -201,6 +206,7 @@ async function paceCommands(ctx: PhaseContext, perSecond: number, seconds: numbe
   const [gw0, pr0] = await Promise.all([scrape(stack.gatewayMetricsUrl), scrape(stack.projectorUrl)]);
   const sent0 = api.consistencyTokensSent;
   const io0 = ioCounts(stack);
+  const ownPauses = watchOwnPauses();
   const paced = await fixedRate(perSecond, seconds, async (n) => {
     const user = users[n % users.length]!;
     const itemId = pending.get(user);
@@ -212,6 +218,7 @@ async function paceCommands(ctx: PhaseContext, perSecond: number, seconds: numbe
     pending.set(user, (added.body as { id: string }).id);
     return [added.ms];
   });
+  const bench = ownPauses();
   // Leave no item behind: the next phase may add to the same carts, which hold ten at most.
   await Promise.all(
     [...pending].map(([user, id]) => api.expect(204, 'DELETE', `/api/cart/${id}`, { jar: user.jar })),
@@ -234,6 +241,16 @@ async function paceCommands(ctx: PhaseContext, perSecond: number, seconds: numbe
     gatewayCpuSeconds: cpuSeconds(gw0, gw1),
     projectorCpuSeconds: cpuSeconds(pr0, pr1),
     perCommand: ioPerCommand(io0, io1, paced.latencies.length + pending.size),
+    pauses: { gateway: servicePauses(gw0, gw1), projector: servicePauses(pr0, pr1), bench } satisfies Pauses,
+    // The same commands as the gateway timed them, from its first byte to its last: a p99 far below
+    // the bench's own puts a stall outside the gateway (the load client, the kernel).
+    gatewayHandlingP99Ms: {
+      add: ms(histogramQuantile(gw0, gw1, 'http_request_duration_seconds', { route: '/api/cart' }, 0.99)),
+      remove: ms(
+        histogramQuantile(gw0, gw1, 'http_request_duration_seconds', { route: '/api/cart/:itemId' }, 0.99),
+      ),
+      appendAck: ms(histogramQuantile(gw0, gw1, 'event_append_seconds', cart, 0.99)),
+    },
   };
 }
 

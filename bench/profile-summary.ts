@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { gatewayLayerTable } from './profile-layers';
 
 /**
  * `node -r @swc-node/register bench/profile-summary.ts <dir | results.json>`.
@@ -10,7 +11,8 @@ import { join } from 'node:path';
  * Given a results file of `npm run bench -- --profile`: the profiles of that run per unit of
  * work (CPU µs per command, request or event), so a missed target can be read off the work that
  * makes it: light load against saturation per command for each service, a read per request, a
- * rebuild per event.
+ * rebuild per event; and the gateway's CPU per command and per cart read layer by layer
+ * (profile-layers.ts).
  */
 interface ProfileNode {
   id: number;
@@ -153,12 +155,19 @@ function perUnitReport(resultsFile: string, n: number): string {
       ),
     );
   }
-  if (r.read && have('gateway-read')) {
-    const requests = r.read.cart.count + r.read.orders.count;
-    out.push(
-      single('gateway, GET /api/cart and /api/orders', 'request', perUnit(file('gateway-read'), requests), n),
-    );
+  for (const route of ['cart', 'orders']) {
+    if (r.read && have(`gateway-read-${route}`))
+      out.push(
+        single(
+          `gateway, GET /api/${route}`,
+          'request',
+          perUnit(file(`gateway-read-${route}`), r.read[route].count),
+          n,
+        ),
+      );
   }
+  const layers = gatewayLayerTable(dir, r);
+  if (layers) out.push(`gateway CPU per unit of work, by layer:\n${layers}\n`);
   const rebuilt = r.rebuild?.readModel?.events;
   if (rebuilt && have('bench-rebuild'))
     out.push(

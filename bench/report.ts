@@ -352,6 +352,15 @@ function growthRows(growth: Record<string, any>): Row[] {
         `${cold.p50Ms} / ${cold.gatewayCpuMs} vs ${warm.p50Ms} / ${warm.gatewayCpuMs} (CPU ${coldToWarmCpu}x)`,
       ),
     );
+    const { pauses, gatewayHandlingP99Ms: handled, commands } = point.write;
+    if (pauses && handled) {
+      rows.push(
+        row(
+          `growth ${point.scale}x: command p99 ms, bench / gateway (add, remove) / its append ack; GC pauses >= 100 ms gateway / projector / bench; bench loop delay max ms`,
+          `${commands.p99Ms} / ${handled.add}, ${handled.remove} / ${handled.appendAck}; ${pauses.gateway.over100Ms} / ${pauses.projector.over100Ms} / ${pauses.bench.over100Ms}; ${pauses.bench.eventLoopDelayMaxMs}`,
+        ),
+      );
+    }
   }
   return rows;
 }

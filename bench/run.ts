@@ -25,6 +25,7 @@ import { eventsPerUser } from './event-history';
 import { idleSchemaSuffixes, measureIdleStack, stackPackages } from './idle-stack';
 import { growth, memory, pacedWrites, PhaseContext, rawPath, readPath, rebuild, writePath } from './phases';
 import { renderTable, resultRows } from './report';
+import { gatewayLayerTable, RunResults } from './profile-layers';
 import { profileThisProcess } from './self-profile';
 import { measureProjectorThroughput } from './projector-throughput';
 import { measureTracingCost, tracingVariants } from './tracing-cost';
@@ -233,13 +234,15 @@ async function main(): Promise<void> {
       concurrency,
       seconds,
       log,
+      ...(profileDir ? { markProfiles: (label: string) => markProfiles(stack, profileDir, label) } : {}),
     };
     if (phases.has('write')) {
       results.write = await profiled('write', () => writePath(ctx));
       rss.afterWrite = memory(stack);
     }
     if (phases.has('raw')) results.rawFloor = await rawPath(ctx);
-    if (phases.has('read')) results.read = await profiled('read', () => readPath(ctx));
+    // With --profile the read phase marks a profile per route itself: read-cart, read-orders.
+    if (phases.has('read')) results.read = await readPath(ctx);
     if (phases.has('paced'))
       results.writeToReadable = await profiled('paced', () => pacedWrites(ctx, fixedCommandRate));
     if (phases.has('growth'))
@@ -356,6 +359,11 @@ async function main(): Promise<void> {
     ? (JSON.parse(readFileSync(baselineFile, 'utf8')) as Record<string, unknown>)
     : undefined;
   process.stdout.write(`${renderTable(resultRows(results, baseline))}\n\nresults: ${file}\n`);
+  const layers = profileDir ? gatewayLayerTable(profileDir, results as RunResults) : null;
+  if (layers) {
+    // The table docs/operations.md keeps (The benchmark: the gateway's CPU by layer).
+    process.stdout.write(`\ngateway CPU per unit of work, by layer (bench/profile-layers.ts):\n${layers}\n`);
+  }
 }
 
 /** Has the services write what they sampled since the last mark as <service>-<label>.cpuprofile. */

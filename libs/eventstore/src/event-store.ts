@@ -75,6 +75,14 @@ export interface AppendResult {
   events: RecordedEvent[];
 }
 
+/** How an append went, beside the events it stored. */
+export interface AppendTiming {
+  /** From the publish until JetStream acknowledged the commit as stored. */
+  ackSeconds: number;
+}
+
+export type AppendListener = (events: readonly RecordedEvent[], timing: AppendTiming) => void;
+
 export interface RawCommit {
   sequence: number;
   subject: string;
@@ -123,7 +131,7 @@ export class EventStore {
   /** Aggregate snapshots, in the key-value bucket `<stream>_snapshots`: never the source of truth. */
   readonly snapshots: KvSnapshotStore;
   private readonly timeoutMs: number;
-  private readonly appendListeners = new Set<(events: readonly RecordedEvent[]) => void>();
+  private readonly appendListeners = new Set<AppendListener>();
   /** The prefix of this process's durable consumers' names (EventStoreOptions.owner). */
   readonly owner: string;
   /** False between a disconnect and the reconnect: calls then fail at once instead of waiting out the timeout. */
@@ -226,6 +234,7 @@ export class EventStore {
     const stored = await this.sealed(aggregate, aggregateId, commit);
     this.ensureConnected();
     let ack;
+    const publishedAt = performance.now();
     try {
       ack = await tracedPublish(
         subject,
@@ -258,7 +267,8 @@ export class EventStore {
       aggregate,
       commandId: commit.commandId,
     })) as RecordedEvent[];
-    for (const listener of this.appendListeners) listener(recorded);
+    const timing = { ackSeconds: (performance.now() - publishedAt) / 1000 };
+    for (const listener of this.appendListeners) listener(recorded, timing);
     return { sequence: ack.seq, duplicate: false, events: recorded };
   }
 
@@ -273,9 +283,10 @@ export class EventStore {
 
   /**
    * Calls `listener` with the events of every commit this store appends (a repeated command
-   * id stores nothing and is not reported), e.g. to count them in metrics. Returns the way to stop.
+   * id stores nothing and is not reported), and how long its acknowledgement took, e.g. for
+   * metrics. Returns the way to stop.
    */
-  onAppended(listener: (events: readonly RecordedEvent[]) => void): () => void {
+  onAppended(listener: AppendListener): () => void {
     this.appendListeners.add(listener);
     return () => this.appendListeners.delete(listener);
   }

@@ -2,10 +2,15 @@ import type { EventStore } from '@shop/eventstore';
 import type { BatchOutcome, ReadModelPositions } from '@shop/projections';
 import { ServiceMetrics } from './service-metrics';
 
-/** events_appended_total{type} from the store's append hook. Returns the way to stop. */
+/**
+ * events_appended_total{type} and event_append_seconds{aggregate} from the store's append hook:
+ * a command slow while its write-to-readable is not waited on the stream's acknowledgement, or
+ * before it. Returns the way to stop.
+ */
 export function countAppendedEvents(metrics: ServiceMetrics, store: EventStore): () => void {
-  return store.onAppended((events) => {
+  return store.onAppended((events, { ackSeconds }) => {
     for (const event of events) metrics.eventsAppended.inc({ type: event.type });
+    if (events[0]) metrics.appendAck.observe({ aggregate: events[0].aggregate }, ackSeconds);
   });
 }
 

@@ -27,6 +27,14 @@ export class ServiceMetrics {
     registers: [this.registry],
   });
 
+  readonly appendAck = new Histogram({
+    name: 'event_append_seconds',
+    help: "Time from a commit's publish until JetStream acknowledged it as stored, by aggregate (repeated commands not timed)",
+    labelNames: ['aggregate'] as const,
+    buckets: latencyBuckets,
+    registers: [this.registry],
+  });
+
   readonly writeToReadable = new Histogram({
     name: 'write_to_readable_seconds',
     help: "Time from a command's append acknowledgement until every projection reading its aggregate has applied it",
