@@ -284,6 +284,8 @@ describe("the frontend's browser, signed in by the provider's SDK", () => {
       NODE_ENV: 'production',
       NATS_USER: 'gateway',
       NATS_PASSWORD: 'any-the-test-nats-is-open',
+      PRODUCT_SERVICE: 'mock',
+      CHAT_MODEL: 'offline',
       // The key the stack's other processes derived outside production, so they read one another.
       DATA_ENCRYPTION_KEY: testDataEncryptionKey(stack.env).toString('hex'),
     });

@@ -54,6 +54,8 @@ beforeAll(async () => {
       WALLET_ENCRYPTION_KEY: 'ab'.repeat(32),
       DATA_ENCRYPTION_KEY: 'cd'.repeat(32),
       NATS_CREDS: '/run/secrets/gateway.creds',
+      PRODUCT_SERVICE: 'mock',
+      CHAT_MODEL: 'offline',
     }),
   );
 });
