@@ -42,8 +42,9 @@ afterEach(() => {
 });
 
 const hoodie = (index: number, size = 'M') => {
-  const { productId, productName, price, image, productUrl, retailer } = hoodies[index]!;
-  return { productId, productName, price, image, productUrl, retailer, size, color: 'Default' };
+  const { productId, productName, price, image, productUrl, retailer, colors } = hoodies[index]!;
+  // A colour it comes in: the chat asks for one rather than add a hoodie without it.
+  return { productId, productName, price, image, productUrl, retailer, size, color: colors![0]! };
 };
 
 async function shopper(options: { funds?: string; wallet?: 'active' | 'failed' } = {}): Promise<TestClient> {
@@ -266,7 +267,7 @@ describe.each(models)('$name tells the shopper what happened', ({ make }) => {
     const sessionId = search.headers.get('x-session-id')!;
     const add = await chat(client, {
       sessionId,
-      messages: [userMessage('add the second one in M', 'u-2')],
+      messages: [userMessage(`add the second one in M in ${hoodies[1]!.colors![0]!.toLowerCase()}`, 'u-2')],
     });
 
     expect(add.chunks.filter((chunk) => chunk.type === 'tool-output-error')).toEqual([]);
