@@ -432,7 +432,9 @@ describe('the offline model in the SDK tool loop', () => {
     shop.cart.splice(0, shop.cart.length);
     const turn = await runTurn(shop, listing?.messages ?? [], 'remove the hoodie');
     expect(turn.toolCalls.map(({ toolName }) => toolName)).toEqual(['removeFromCart']);
-    expect(turn.text).toBe("Sorry, I couldn't remove it from your cart: Cart item not found");
+    expect(turn.text).toBe(
+      'Sorry, I couldn\'t remove it from your cart: Cart item not found. Say "show my cart" to see what is in it now.',
+    );
   });
 
   it('says the cart is already empty rather than removing nothing', async () => {

@@ -1,6 +1,6 @@
 import type { LanguageModelV3Prompt, LanguageModelV3ToolResultOutput } from '@ai-sdk/provider';
 
-export type ToolOutcome = { ok: true; value: unknown } | { ok: false; error: string };
+export type ToolOutcome = { ok: true; value: unknown } | { ok: false; error: string; code?: string };
 
 /** One tool call of the conversation and, once it ran, what came back. */
 export interface ToolExchange {
@@ -21,11 +21,22 @@ export interface Conversation {
   current: ToolExchange[];
 }
 
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/** A tool that answers its failure as a result, `{ success: false, code, message }`, failed all the same. */
+function resultOf(value: unknown): ToolOutcome {
+  if (isRecord(value) && value.success === false && typeof value.message === 'string') {
+    return { ok: false, error: value.message, ...(typeof value.code === 'string' && { code: value.code }) };
+  }
+  return { ok: true, value };
+}
+
 function outcomeOf(output: LanguageModelV3ToolResultOutput): ToolOutcome {
   switch (output.type) {
     case 'json':
     case 'text':
-      return { ok: true, value: output.value };
+      return resultOf(output.value);
     case 'content':
       return {
         ok: true,

@@ -3,6 +3,9 @@ import type { z } from 'zod';
 import {
   addToCartOutputSchema,
   checkoutOutputSchema,
+  compareProductsOutputSchema,
+  getOrdersOutputSchema,
+  recallMemoriesOutputSchema,
   rememberMemoryOutputSchema,
   removeFromCartOutputSchema,
   searchProductsInputSchema,
@@ -93,3 +96,33 @@ export const readOrder = (exchange: ToolExchange) => valueOf(exchange, 'checkout
 
 export const readRemembered = (exchange: ToolExchange) =>
   valueOf(exchange, 'rememberMemory', rememberMemoryOutputSchema);
+
+/** A result of one of the tools that answer `success: true` or a failure; the failure reads as absent. */
+function succeeded<S extends z.ZodType>(
+  exchange: ToolExchange,
+  toolName: ShoppingToolName,
+  schema: S,
+): Extract<z.output<S>, { success: true }> | undefined {
+  const value = valueOf(exchange, toolName, schema) as { success?: unknown } | undefined;
+  return value?.success === true ? (value as Extract<z.output<S>, { success: true }>) : undefined;
+}
+
+export const readOrders = (exchange: ToolExchange) => succeeded(exchange, 'getOrders', getOrdersOutputSchema);
+
+export interface ComparisonSnapshot {
+  products: ProductSummary[];
+  differences: { aspect: string; values: string[] }[];
+  shared: { aspect: string; value: string }[];
+}
+
+export function readComparison(exchange: ToolExchange): ComparisonSnapshot | undefined {
+  const result = rawValueOf(exchange, 'compareProducts');
+  const parsed = compareProductsOutputSchema.safeParse(result);
+  if (!parsed.success || !parsed.data.success) return undefined;
+  const products = parsed.data.products.map(productOf);
+  if (!products.every((product): product is ProductSummary => product !== undefined)) return undefined;
+  return { products, differences: parsed.data.differences, shared: parsed.data.shared };
+}
+
+export const readRecalled = (exchange: ToolExchange) =>
+  succeeded(exchange, 'recallMemories', recallMemoriesOutputSchema)?.memories;

@@ -19,6 +19,7 @@ import { GetCartQuery } from '../cart/get-cart.query';
 import { CheckoutCommand } from '../checkout/checkout.command';
 import { LOGGER, MEMORY_STORE, PRODUCT_SEARCH } from '../infrastructure/tokens';
 import type { AgentMemory } from '../memory/agent-memory';
+import { LookupTools } from './lookup-tools';
 import { toolFailure, toolFailureMessage } from './tool-failure';
 
 const cartItemView = ({ userId: _owner, ...item }: CartItemResponse): CartItemView => item;
@@ -37,6 +38,7 @@ export class ChatTools {
     @Inject(PRODUCT_SEARCH) private readonly products: ProductSearch,
     @Inject(MEMORY_STORE) private readonly memory: AgentMemory,
     @Inject(LOGGER) private readonly logger: Logger,
+    private readonly lookups: LookupTools,
   ) {}
 
   forShopper(userId: string, sessionId: string): ToolSet {
@@ -119,6 +121,7 @@ export class ChatTools {
           return rememberMemoryOutput(fact);
         }),
       }),
+      ...this.lookups.forShopper(userId),
     };
   }
 }

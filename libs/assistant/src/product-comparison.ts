@@ -1,0 +1,34 @@
+import { productCardOf, type ProductSummary } from '@shop/product-search';
+import { formatUsd } from './offline/money';
+import type { ShoppingToolOutput } from './tool-schemas';
+
+const count = (n: number) => n.toString().replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+const listed = (values: readonly string[] | undefined) =>
+  values && values.length > 0 ? values.join(', ') : 'not listed';
+
+/** The aspects a shopper compares products by, each as the text the answer shows. */
+const ASPECTS: readonly [string, (product: ProductSummary) => string][] = [
+  ['price', (product) => formatUsd(product.price)],
+  ['rating', (product) => `${product.rating}/5`],
+  ['reviews', (product) => count(product.reviewCount)],
+  ['sizes', (product) => listed(product.sizes)],
+  ['colors', (product) => listed(product.colors)],
+  ['brand', (product) => product.brand],
+  ['retailer', (product) => product.retailer.replace(/\.$/, '')],
+  ['category', (product) => product.category],
+];
+
+/** What compareProducts answers: the products side by side, split into what differs and what they share. */
+export function compareProductsOutput(
+  products: readonly ProductSummary[],
+): ShoppingToolOutput<'compareProducts'> {
+  const differences: { aspect: string; values: string[] }[] = [];
+  const shared: { aspect: string; value: string }[] = [];
+  for (const [aspect, valueOf] of ASPECTS) {
+    const values = products.map(valueOf);
+    const [first = ''] = values;
+    if (values.every((value) => value === first)) shared.push({ aspect, value: first });
+    else differences.push({ aspect, values });
+  }
+  return { success: true, products: products.map(productCardOf), differences, shared };
+}
