@@ -6,13 +6,24 @@ const count = (n: number) => n.toString().replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 const listed = (values: readonly string[] | undefined) =>
   values && values.length > 0 ? values.join(', ') : 'not listed';
 
-/** The aspects a shopper compares products by, each as the text the answer shows. */
-const ASPECTS: readonly [string, (product: ProductSummary) => string][] = [
+/** A list's value for telling alike from different: the same colours in another order are alike. */
+const asSet = (values: readonly string[] | undefined) =>
+  [...(values ?? [])]
+    .map((value) => value.toLowerCase())
+    .sort()
+    .join('|');
+
+/** The aspects a shopper compares products by, each as the text the answer shows (and, for lists, what counts as alike). */
+const ASPECTS: readonly [
+  string,
+  (product: ProductSummary) => string,
+  ((product: ProductSummary) => string)?,
+][] = [
   ['price', (product) => formatUsd(product.price)],
   ['rating', (product) => `${product.rating}/5`],
   ['reviews', (product) => count(product.reviewCount)],
-  ['sizes', (product) => listed(product.sizes)],
-  ['colors', (product) => listed(product.colors)],
+  ['sizes', (product) => listed(product.sizes), (product) => asSet(product.sizes)],
+  ['colors', (product) => listed(product.colors), (product) => asSet(product.colors)],
   ['brand', (product) => product.brand],
   ['retailer', (product) => product.retailer.replace(/\.$/, '')],
   ['category', (product) => product.category],
@@ -24,10 +35,10 @@ export function compareProductsOutput(
 ): ShoppingToolOutput<'compareProducts'> {
   const differences: { aspect: string; values: string[] }[] = [];
   const shared: { aspect: string; value: string }[] = [];
-  for (const [aspect, valueOf] of ASPECTS) {
+  for (const [aspect, valueOf, keyOf = valueOf] of ASPECTS) {
     const values = products.map(valueOf);
-    const [first = ''] = values;
-    if (values.every((value) => value === first)) shared.push({ aspect, value: first });
+    const keys = products.map(keyOf);
+    if (keys.every((key) => key === keys[0])) shared.push({ aspect, value: values[0] ?? '' });
     else differences.push({ aspect, values });
   }
   return { success: true, products: products.map(productCardOf), differences, shared };

@@ -1,25 +1,38 @@
 import type { LanguageModelV3 } from '@ai-sdk/provider';
-import { MockProductSearch } from '@shop/product-search';
+import { rankMemories } from '@shop/memory';
+import { MockProductSearch, type ProductSummary } from '@shop/product-search';
 import { stepCountIs, streamText, tool, type ModelMessage, type TextStreamPart, type ToolSet } from 'ai';
 import {
   buildSystemPrompt,
+  compareProductsOutput,
+  getOrdersOutput,
   getProductDetailsOutput,
   OfflineChatModel,
   productQueryOf,
+  recallMemoriesOutput,
   rememberMemoryOutput,
   searchProductsOutput,
   SHOPPING_TOOLS,
+  toolFailureResult,
   type CartItemView,
+  type OrderRecord,
 } from '../src';
+
+export interface FakeShopOptions {
+  /** USDC in the shopper's wallet, in cents: a checkout of a dearer item is refused as the gateway does. */
+  walletCents?: number;
+}
 
 /**
  * The gateway's tools as the tests run them: search and details over the mock catalogue, a cart and
- * orders in memory with predictable ids, so a whole conversation is reproducible.
+ * orders in memory with predictable ids, so a whole conversation is reproducible. Memories and orders
+ * outlive a conversation, as they do for a shopper who opens a new chat.
  */
-export function createFakeShop(initialCart: CartItemView[] = []) {
+export function createFakeShop(initialCart: CartItemView[] = [], options: FakeShopOptions = {}) {
   const products = new MockProductSearch();
   const cart = [...initialCart];
   const remembered: string[] = [];
+  const orders: OrderRecord[] = [];
   let sequence = 0;
   const nextId = () => `00000000-0000-4000-8000-${String(++sequence).padStart(12, '0')}`;
 
@@ -59,13 +72,29 @@ export function createFakeShop(initialCart: CartItemView[] = []) {
     checkout: tool({
       ...SHOPPING_TOOLS.checkout,
       execute: async ({ cartItemId }) => {
-        if (!cart.some(({ id }) => id === cartItemId)) throw new Error('Cart item not found');
-        return {
+        const item = cart.find(({ id }) => id === cartItemId);
+        if (!item) throw new Error('Cart item not found');
+        if (options.walletCents !== undefined && item.price > options.walletCents)
+          throw new Error('Your wallet holds too little USDC for this item');
+        const order = {
           orderId: nextId(),
-          providerOrderId: 'prov-order-1',
+          providerOrderId: `prov-order-${orders.length + 1}`,
           phase: 'awaiting-approval',
           walletAddress: '0x00000000000000000000000000000000000000aa',
         };
+        const { id: _id, createdAt: _at, ...snapshot } = item;
+        orders.unshift({
+          orderId: order.orderId,
+          providerOrderId: order.providerOrderId,
+          type: 'checkout',
+          phase: order.phase,
+          status: 'awaiting_approval',
+          item: snapshot,
+          payment: null,
+          quote: null,
+          createdAt: '2026-01-02T00:00:00.000Z',
+        });
+        return order;
       },
     }),
     rememberMemory: tool({
@@ -75,8 +104,43 @@ export function createFakeShop(initialCart: CartItemView[] = []) {
         return rememberMemoryOutput(fact);
       },
     }),
+    getOrders: tool({
+      ...SHOPPING_TOOLS.getOrders,
+      execute: async ({ orderId, status, limit = 5 }) => {
+        if (orderId !== undefined) {
+          const order = orders.find((each) => each.orderId === orderId);
+          if (!order) return toolFailureResult('OrderNotFoundError', 'No such order');
+          return getOrdersOutput({ orders: [order], total: 1, page: 1, limit: 1 });
+        }
+        const matching = orders.filter((order) => status === undefined || order.status === status);
+        return getOrdersOutput({ orders: matching.slice(0, limit), total: matching.length, page: 1, limit });
+      },
+    }),
+    compareProducts: tool({
+      ...SHOPPING_TOOLS.compareProducts,
+      execute: async ({ productIds }) => {
+        const found = await Promise.all(productIds.map((id) => products.product(id)));
+        const missing = productIds.filter((_, index) => found[index] === null);
+        if (missing.length > 0)
+          return toolFailureResult('PRODUCT_NOT_FOUND', `No product with id ${missing.join(', ')}`);
+        return compareProductsOutput(found as ProductSummary[]);
+      },
+    }),
+    recallMemories: tool({
+      ...SHOPPING_TOOLS.recallMemories,
+      execute: async ({ question }) => {
+        const memories = remembered.map((content, index) => ({
+          id: String(index),
+          content,
+          namespace: 'preferences',
+          source: 'chat',
+          createdAt: `2026-01-01T00:00:${String(index).padStart(2, '0')}.000Z`,
+        }));
+        return recallMemoriesOutput(rankMemories(question, memories).slice(0, 5));
+      },
+    }),
   };
-  return { tools, cart, remembered };
+  return { tools, cart, remembered, orders };
 }
 
 export type FakeShop = ReturnType<typeof createFakeShop>;

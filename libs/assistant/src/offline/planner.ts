@@ -333,7 +333,8 @@ function planRemember(context: Context, intent: Extract<Intent, { kind: 'remembe
 function comparedProducts(context: Context, targets: readonly Reference[]) {
   const [first] = targets;
   if (targets.length === 1 && first) {
-    if (first.kind === 'both' || first.kind === 'pronoun' || first.kind === 'none') {
+    if (first.kind === 'both') return resolveProducts(first, context.state);
+    if (first.kind === 'pronoun' || first.kind === 'none') {
       const shown =
         context.state.lastListing === 'compare' && context.state.compared
           ? context.state.compared

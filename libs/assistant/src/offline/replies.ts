@@ -36,6 +36,16 @@ const NEXT_STEP_BY_CODE: Record<string, string> = {
   OrderNotFoundError: 'Say "show my orders" to see the orders you have.',
   PRODUCT_NOT_FOUND: 'Want me to search again?',
 };
+/** The code of a refusal that came as a thrown error's message only (tools that still throw). */
+const CODE_BY_MESSAGE: readonly [RegExp, string][] = [
+  [/too little USDC|insufficient funds/i, 'InsufficientFundsError'],
+  [/already in the cart/i, 'CartDuplicateItemError'],
+  [/cart already holds/i, 'CartFullError'],
+  [/no such item in your cart|cart item not found/i, 'CartItemNotFoundError'],
+  [/no such order/i, 'OrderNotFoundError'],
+];
+const codeOf = (error: string) => CODE_BY_MESSAGE.find(([pattern]) => pattern.test(error))?.[1];
+
 const NEXT_STEP_BY_TOOL: Record<ShoppingToolName, string> = {
   searchProducts: 'Try again in a moment, or describe it another way.',
   getProductDetails: 'Want me to search for it again?',
@@ -194,8 +204,9 @@ export const rememberedReply = (fact: string) => `Got it, I'll remember: "${fact
  */
 export function failureReply(toolName: string, error: string, code?: string): string {
   const action = (TOOL_ACTIONS as Record<string, string | undefined>)[toolName] ?? 'finish that step';
+  const known = code ?? codeOf(error);
   const next =
-    (code === undefined ? undefined : NEXT_STEP_BY_CODE[code]) ??
+    (known === undefined ? undefined : NEXT_STEP_BY_CODE[known]) ??
     (NEXT_STEP_BY_TOOL as Record<string, string | undefined>)[toolName];
   const reason = error.trim().replace(/[.!]+$/, '');
   return next ? `Sorry, I couldn't ${action}: ${reason}. ${next}` : `Sorry, I couldn't ${action}: ${reason}.`;
@@ -318,11 +329,10 @@ export function comparisonReply(
 export const COMPARE_WHICH_REPLY =
   'Which products should I compare? For example "compare the first two" or "how do the first and the third differ?".';
 
-function orderLine(order: OrderView): string {
-  const what = order.item
+function orderedWhat(order: OrderView): string {
+  return order.item
     ? `${order.item.productName}${variantOf(order.item.size, order.item.color)} for ${formatUsd(order.item.price)}`
     : 'a wallet deposit';
-  return `${what}: ${order.statusText}`;
 }
 
 /** The next thing to do about an order, where there is one. */
@@ -353,13 +363,13 @@ export function ordersReply(
   }
   const [latest] = orders;
   if ((request.latest || orders.length === 1) && latest) {
-    const order = orderLine(latest);
-    return `${answerTo(latest, request.ask)}Your ${request.latest ? 'latest ' : ''}order, ${order}.${orderNextStep(latest)}`;
+    const which = request.latest ? 'latest order' : 'order';
+    return `${answerTo(latest, request.ask)}Your ${which} is ${orderedWhat(latest)}. It is ${latest.statusText}.${orderNextStep(latest)}`;
   }
   return [
     `${request.about ? `Your orders for "${request.about.phrase}"` : `Your ${plural(total, 'order')}`}, newest first:`,
     '',
-    ...orders.map((order, index) => `${index + 1}. ${orderLine(order)}`),
+    ...orders.map((order, index) => `${index + 1}. ${orderedWhat(order)}: ${order.statusText}`),
   ].join('\n');
 }
 
