@@ -108,7 +108,7 @@ function ordersIntent(text: string): Intent {
 }
 
 /** The products a comparison names: positions, or phrases split at "and" / "or" / "vs", or one reference. */
-function compareIntent(message: string, text: string, target: Reference): Intent {
+function compareIntent(message: string, text: string): Intent {
   const ask = /\b(?:better|best)\b/.test(text) ? 'better' : /\bcheaper\b/.test(text) ? 'cheaper' : undefined;
   const positions = parsePositions(message);
   let targets: Reference[] = positions.map((index): Reference => ({ kind: 'position', index }));
@@ -118,7 +118,7 @@ function compareIntent(message: string, text: string, target: Reference): Intent
       .split(/\s*(?:,|\band\b|\bor\b|\bvs\.?|\bversus\b|\bwith\b|\bto\b)\s*/)
       .map(parseReference)
       .filter((reference) => reference.kind === 'words');
-    targets = named.length >= 2 ? named : [target];
+    targets = named.length >= 2 ? named : [parseReference(text.replace(COMPARE, ' '))];
   }
   return { kind: 'compare', targets, ...(ask && { ask }) };
 }
@@ -136,7 +136,7 @@ export function parseIntent(message: string): Intent {
   const target = parseReference(message);
   if (ORDERS.test(text) && !ADD.test(text) && !REMOVE.test(text)) return ordersIntent(text);
   if (REMOVE.test(text)) return { kind: 'remove', target };
-  if (COMPARE.test(text)) return compareIntent(message, text, target);
+  if (COMPARE.test(text)) return compareIntent(message, text);
   const request = parseSearchRequest(message);
   if (CHECK_OUT.test(text) || (BUY.test(text) && (!request.namesProduct || CART.test(text)))) {
     return { kind: 'checkout', target, wish: wishOf(message) };

@@ -12,6 +12,7 @@ import { resolveVariant } from './resolve-variant';
 import { parseSearchRequest, RESULTS_PER_PAGE, type SearchRequest } from './search-request';
 import { shoppingState, type ShoppingState } from './shopping-state';
 import { titleFor } from './title-for';
+import { FILLER_WORDS } from './vocabulary';
 import {
   readAdded,
   readComparison,
@@ -401,9 +402,26 @@ function preferencesInPrompt(system: string): string[] {
     .map((line) => line.slice(2));
 }
 
-/** The remembered facts that answer a question: those sharing the most words with it. */
+/** Words of a recall question that ask, rather than say what about. */
+const ASKING_WORDS = new Set([
+  'did',
+  'say',
+  'said',
+  'tell',
+  'told',
+  'mention',
+  'remember',
+  'recall',
+  'remind',
+  'know',
+  'ask',
+]);
+
+/** The remembered facts that answer a question: those sharing the most of its own words. */
 function answeringFacts(question: string, facts: readonly string[]): string[] {
-  const wanted = new Set(searchTerms(question));
+  const wanted = new Set(
+    searchTerms(question).filter((term) => !FILLER_WORDS.has(term) && !ASKING_WORDS.has(term)),
+  );
   const scored = facts.map((fact) => ({
     fact,
     score: searchTerms(fact).filter((term) => wanted.has(term)).length,

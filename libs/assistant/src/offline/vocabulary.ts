@@ -342,6 +342,7 @@ export const FILLER_WORDS = new Set([
   'us',
   'it',
   'its',
+  'them',
   'this',
   'that',
   'these',
