@@ -159,6 +159,7 @@ describe('intents', () => {
     ['which one is cheaper, the first or second?', { kind: 'compare', targets: [0, 1], ask: 'cheaper' }],
     ["what's the difference between the second and the third?", { kind: 'compare', targets: [1, 2] }],
     ['first vs third', { kind: 'compare', targets: [0, 2] }],
+    ["which one's better, the second or the fourth?", { kind: 'compare', targets: [1, 3], ask: 'better' }],
   ])('reads "%s" as a comparison', (message, expected) => {
     const intent = parseIntent(message);
     expect(intent).toEqual({
@@ -181,7 +182,7 @@ describe('intents', () => {
     expect(parseIntent('compare them')).toEqual({ kind: 'compare', targets: [{ kind: 'pronoun' }] });
   });
 
-  it.each([
+  it.each<[string, { kind: string; latest: boolean; ask?: string; phrase?: string }]>([
     ['has my order shipped?', { kind: 'orders', latest: true, ask: 'shipped' }],
     ['what did I buy last week?', { kind: 'orders', latest: false }],
     ['is the jacket delivered?', { kind: 'orders', latest: false, ask: 'delivered', phrase: 'jacket' }],
@@ -203,6 +204,7 @@ describe('intents', () => {
     ['order the second one', 'checkout'],
     ['buy the first one in 9', 'checkout'],
     ['remove the jacket I ordered', 'remove'],
+    ['show me track pants', 'search'],
   ])('keeps "%s" what it was (%s), not an order question', (message, kind) => {
     expect(parseIntent(message).kind).toBe(kind);
   });

@@ -365,6 +365,51 @@ const cases: Case[] = [
     calls: () => [['removeFromCart', { itemId: '00000000-0000-4000-8000-000000000001' }]],
     reply: /^Removed .*Winter Jacket from your cart\.$/,
   },
+  {
+    phrase: 'how do the first two differ?',
+    before: ['show me hoodies'],
+    calls: (shown) => [
+      ['compareProducts', { productIds: [product(shown, 0).productId, product(shown, 1).productId] }],
+    ],
+    reply: /^Here is how they compare:[\s\S]*Differences:/,
+  },
+  {
+    phrase: 'add both in M',
+    before: ['show me hoodies', 'compare the first two'],
+    calls: (shown) => [
+      ['addToCart', { productId: product(shown, 0).productId, size: 'M' }],
+      ['addToCart', { productId: product(shown, 1).productId, size: 'M' }],
+    ],
+    reply: /^Added .+ \(size M\) .+ Added .+ \(size M\)/,
+  },
+  {
+    phrase: 'tell me more about the other one',
+    before: ['show me hoodies', 'compare the first two', 'add the cheaper one in M'],
+    calls: (shown) => [
+      [
+        'getProductDetails',
+        { productId: [product(shown, 0), product(shown, 1)].sort((a, b) => b.price - a.price)[0]?.productId },
+      ],
+    ],
+  },
+  {
+    phrase: 'what did I buy?',
+    calls: () => [['getOrders', {}]],
+    reply: /^You don't have any orders yet\./,
+  },
+  {
+    phrase: 'is the jacket delivered?',
+    before: ['show me winter jackets', 'add the first one in M', 'check out the jacket'],
+    calls: () => [['getOrders', {}]],
+    reply:
+      /^Not yet\. Your order is .*Jacket \(size M.*It is placed and waiting for you to approve the payment/,
+  },
+  {
+    phrase: 'what size did I say my dad wears?',
+    calls: () => [['recallMemories', { question: 'what size did I say my dad wears?' }]],
+    reply: /^I don't have anything saved about that\./,
+  },
+  { phrase: 'thanks', calls: () => [], reply: /^You're welcome/ },
   { phrase: 'hi', calls: () => [], reply: /shopping assistant/ },
   { phrase: "what's the weather like today?", calls: () => [], reply: /only help with shopping/ },
   { phrase: 'write me a poem', calls: () => [], reply: /only help with shopping/ },

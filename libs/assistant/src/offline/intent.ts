@@ -41,13 +41,13 @@ export type Intent =
 const RECALL =
   /\bwhat (?:\w+\s+){0,3}(?:did|have) i (?:say|said|tell|told|mention|mentioned)\b|\bwhat did i ask you to remember\b|\bdo you (?:remember|recall)\b|\bwhat do you (?:know|remember) about\b|\bremind me\b/;
 const ORDERS =
-  /\b(?:my|last|latest|recent|previous|past)\s+(?:\w+\s+)?(?:orders?|purchases?|deliver(?:y|ies))\b|\border (?:status|history)\b|\bwhere(?:'s| is) my (?!cart|basket)\w+|\b(?:shipped|arrived|dispatched|delivered)\b|\btrack(?:ing)?\b|\bwhat (?:did|have) i (?:buy|bought|order|ordered|purchase|purchased)\b|\bdid i (?:buy|order|purchase)\b/;
+  /\b(?:my|last|latest|recent|previous|past)\s+(?:\w+\s+)?(?:orders?|purchases?|deliver(?:y|ies))\b|\border (?:status|history)\b|\bwhere(?:'s| is) my (?!cart|basket)\w+|\b(?:shipped|arrived|dispatched|delivered)\b|\btrack (?:my|the|it|an?|that|this)\b|\btracking\b|\bwhat (?:did|have) i (?:buy|bought|order|ordered|purchase|purchased)\b|\bdid i (?:buy|order|purchase)\b/;
 const LATEST_ORDER = /\b(?:last|latest|most recent)\s+(?:order|purchase|one)\b|\bmy order\b/;
 /** Words of an order question that say nothing about which product it was. */
 const ORDER_WORDS =
   /\b(?:orders?|purchases?|shipped|arrived|dispatched|delivered|deliver(?:y|ies)|track(?:ing)?|status|history|last|latest|recent|previous|past|week|month|yesterday|today|where|has|have|been|did|yet|buy|bought|ordered|purchased|package|parcel|on its way)\b/g;
 const COMPARE =
-  /\b(?:compare|comparison|differ|differs|difference|differences|versus|vs\.?|side by side)\b|\bwhich (?:one |of them |of the two )?is (?:better|cheaper|best)\b/;
+  /\b(?:compare|comparison|differ|differs|difference|differences|versus|vs\.?|side by side)\b|\bwhich (?:one |of them |of the two )?is (?:better|cheaper|best)\b|\bwhich one's (?:better|cheaper|best)\b/;
 const REMEMBER =
   /^(?:(?:please|pls|can you|could you|would you)\s+)?(?:remember|note|keep in mind|don'?t forget)\b\s*(?:that\b|:)?\s*/i;
 const EMPTY_CART =
