@@ -8,6 +8,7 @@ import { parsePositions, parseReference } from '../src/offline/reference';
 import { failureReply } from '../src/offline/replies';
 import { resolveProduct, resolveProducts } from '../src/offline/resolve-target';
 import type { ShoppingState } from '../src/offline/shopping-state';
+import { createFakeShop, runTurn } from './fake-shop';
 
 const product = (id: string, price: number, rating: number, colors: string[]): ProductSummary => ({
   productId: id,
@@ -291,6 +292,11 @@ describe('answers say what happened and what to do next', () => {
     expect(text).toMatch(/^Sorry, I couldn't /);
     expect(text).toContain(error.replace(/\.$/, ''));
     expect(text).toMatch(next);
+  });
+
+  it('says an empty cart with what to do next', async () => {
+    const turn = await runTurn(createFakeShop(), [], "what's in my cart?");
+    expect(turn.text).toBe("Your cart is empty. Tell me what you're looking for and I'll find it.");
   });
 
   it('reads a result with success false as a failure, code and message kept', () => {

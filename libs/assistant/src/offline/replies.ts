@@ -160,7 +160,7 @@ export function addedReply(item: CartItemView, wish: VariantWish): string {
 }
 
 export function cartReply(items: readonly CartItemView[]): string {
-  if (items.length === 0) return 'Your cart is empty.';
+  if (items.length === 0) return "Your cart is empty. Tell me what you're looking for and I'll find it.";
   const total = items.reduce((sum, item) => sum + item.price, 0);
   return [
     `Your cart has ${plural(items.length, 'item')}:`,
