@@ -3,8 +3,9 @@ import { formatUsd } from './offline/money';
 import type { ShoppingToolOutput } from './tool-schemas';
 
 const count = (n: number) => n.toString().replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+const NOT_LISTED = 'not listed';
 const listed = (values: readonly string[] | undefined) =>
-  values && values.length > 0 ? values.join(', ') : 'not listed';
+  values && values.length > 0 ? values.join(', ') : NOT_LISTED;
 
 /** A list's value for telling alike from different: the same colours in another order are alike. */
 const asSet = (values: readonly string[] | undefined) =>
@@ -38,8 +39,9 @@ export function compareProductsOutput(
   for (const [aspect, valueOf, keyOf = valueOf] of ASPECTS) {
     const values = products.map(valueOf);
     const keys = products.map(keyOf);
-    if (keys.every((key) => key === keys[0])) shared.push({ aspect, value: values[0] ?? '' });
-    else differences.push({ aspect, values });
+    if (!keys.every((key) => key === keys[0])) differences.push({ aspect, values });
+    // What none of them lists is not something they share.
+    else if (values[0] !== undefined && values[0] !== NOT_LISTED) shared.push({ aspect, value: values[0] });
   }
   return { success: true, products: products.map(productCardOf), differences, shared };
 }

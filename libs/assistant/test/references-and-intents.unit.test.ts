@@ -1,11 +1,11 @@
 import type { LanguageModelV3Prompt } from '@ai-sdk/provider';
 import type { ProductSummary } from '@shop/product-search';
 import { describe, expect, it } from 'vitest';
-import { buildSystemPrompt, planOfflineAnswer } from '../src';
+import { buildSystemPrompt, compareProductsOutput, planOfflineAnswer } from '../src';
 import { readConversation } from '../src/offline/conversation';
 import { parseClauses, parseIntent } from '../src/offline/intent';
 import { parsePositions, parseReference } from '../src/offline/reference';
-import { failureReply } from '../src/offline/replies';
+import { comparisonReply, failureReply } from '../src/offline/replies';
 import { resolveProduct, resolveProducts } from '../src/offline/resolve-target';
 import type { ShoppingState } from '../src/offline/shopping-state';
 import { createFakeShop, runTurn } from './fake-shop';
@@ -292,6 +292,22 @@ describe('answers say what happened and what to do next', () => {
     expect(text).toMatch(/^Sorry, I couldn't /);
     expect(text).toContain(error.replace(/\.$/, ''));
     expect(text).toMatch(next);
+  });
+
+  it('answers a comparison with what differs, what is shared, a verdict when asked, and ways to go on that fit', () => {
+    const output = compareProductsOutput([A, B]);
+    if (!output.success) throw new Error('comparison failed');
+    const text = comparisonReply({ ...output, products: [A, B] }, 'better');
+    expect(text).toContain('- Price: $50.00 vs $30.00');
+    expect(text).toContain('- Rating: 4.1/5 vs 4.8/5');
+    expect(text).toContain('Both share: reviews 10; brand Brand; retailer Example; category apparel.');
+    expect(text).toContain("I'd pick Product B: rated 4.8/5 from 10 reviews, for $30.00.");
+    expect(text).toMatch(
+      /Say "add the cheaper one", "add the navy one" or "tell me more about the other one" to go on\.$/,
+    );
+    expect(comparisonReply({ ...output, products: [A, B] }, 'cheaper')).toContain(
+      'The cheaper one is Product B at $30.00.',
+    );
   });
 
   it('says an empty cart with what to do next', async () => {

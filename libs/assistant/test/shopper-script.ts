@@ -243,7 +243,7 @@ export const SHOPPER_SCRIPT: ScriptChat[] = [
       {
         say: 'what did I buy?',
         calls: () => [['getOrders', {}]],
-        facts: ({ shop }) => [`Your order is ${shop.orders[0]?.item?.productName ?? ''}`],
+        facts: ({ shop }) => [`You have one order: ${shop.orders[0]?.item?.productName ?? ''}`],
       },
       {
         say: 'remove the hoodie',

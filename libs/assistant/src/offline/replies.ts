@@ -71,6 +71,7 @@ export const GIFT_QUESTION_REPLY =
   'Happy to help with a gift! What do they like? For example coffee, running or hiking, and any budget.';
 
 const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`;
+const thousands = (count: number) => count.toString().replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 
 /** "(size M, Navy)"; the cart's "Default" placeholder is not worth saying. */
 function variantOf(size: string | undefined, color: string | undefined): string {
@@ -306,7 +307,7 @@ export function comparisonReply(
     '',
     ...products.map(
       (product, index) =>
-        `${index + 1}. ${product.productName} - ${formatUsd(product.price)}, rated ${product.rating}/5 (${plural(product.reviewCount, 'review')})`,
+        `${index + 1}. ${product.productName} - ${formatUsd(product.price)}, rated ${product.rating}/5 (${thousands(product.reviewCount)} reviews)`,
     ),
     '',
     ...(differences.length > 0
@@ -322,8 +323,26 @@ export function comparisonReply(
       : []),
     ...(ask ? ['', verdict(products, ask)] : []),
     '',
-    'Say "add the cheaper one", "add the black one in M" or "tell me more about the other one" to go on.',
+    comparisonHint(products),
   ].join('\n');
+}
+
+/** Ways to go on that fit these products: only a colour one of them alone offers, a size only if they have several. */
+function comparisonHint(products: readonly ProductSummary[]): string {
+  const shared = (products[0]?.sizes ?? []).filter((size) =>
+    products.every(({ sizes }) => (sizes?.length ?? 0) > 1 && sizes?.includes(size)),
+  );
+  const size = shared.includes('M') ? 'M' : shared[0];
+  const sized = size === undefined ? '' : ` in ${size}`;
+  const prices = new Set(products.map(({ price }) => price));
+  const colors = products.flatMap(({ colors }) => colors ?? []);
+  const own = colors.find((color) => colors.filter((other) => other === color).length === 1);
+  const ways = [
+    ...(prices.size > 1 ? [`"add the cheaper one${sized}"`] : []),
+    ...(own ? [`"add the ${own.toLowerCase()} one${sized}"`] : []),
+    products.length === 2 ? '"tell me more about the other one"' : '"tell me more about the first one"',
+  ];
+  return `Say ${ways.slice(0, -1).join(', ')}${ways.length > 1 ? ' or ' : ''}${ways.at(-1)} to go on.`;
 }
 
 export const COMPARE_WHICH_REPLY =
@@ -363,8 +382,12 @@ export function ordersReply(
   }
   const [latest] = orders;
   if ((request.latest || orders.length === 1) && latest) {
-    const which = request.latest ? 'latest order' : 'order';
-    return `${answerTo(latest, request.ask)}Your ${which} is ${orderedWhat(latest)}. It is ${latest.statusText}.${orderNextStep(latest)}`;
+    const which = request.latest
+      ? 'Your latest order is'
+      : request.about || total > 1
+        ? 'Your order is'
+        : 'You have one order:';
+    return `${answerTo(latest, request.ask)}${which} ${orderedWhat(latest)}. It is ${latest.statusText}.${orderNextStep(latest)}`;
   }
   return [
     `${request.about ? `Your orders for "${request.about.phrase}"` : `Your ${plural(total, 'order')}`}, newest first:`,
