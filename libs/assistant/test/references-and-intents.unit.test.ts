@@ -90,6 +90,9 @@ describe('what the references resolve to', () => {
     expect(pick('the more expensive one', compared)).toBe('A');
     expect(pick('the best rated', state())).toBe('D');
     expect(pick('the better rated one', compared)).toBe('B');
+    expect(pick('add the last one', afterComparing([A, C]))).toBe('C');
+    expect(pick('add the last one', state())).toBe('D');
+    expect(pick('the second one', afterComparing([A, C]))).toBe('B');
   });
 
   it('picks the one offered in a colour, and asks when several are', () => {

@@ -132,7 +132,9 @@ function pool(state: ShoppingState): ProductSummary[] {
   return state.lastListing === 'compare' && state.compared ? state.compared : (state.listing?.products ?? []);
 }
 
+/** "the last one" after a comparison is the last compared; other positions count in the listing. */
 const choosesAmongShown = (reference: Reference) =>
+  (reference.kind === 'position' && reference.index === -1) ||
   reference.kind === 'superlative' ||
   reference.kind === 'attribute' ||
   reference.kind === 'other' ||
