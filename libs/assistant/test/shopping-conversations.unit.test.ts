@@ -2,7 +2,7 @@ import { CATALOG_PRODUCTS, searchCatalog } from '@shop/catalog';
 import { catalogProductSummary, type ProductSummary } from '@shop/product-search';
 import { tool } from 'ai';
 import { describe, expect, it } from 'vitest';
-import { SHOPPING_TOOLS, type CartItemView } from '../src';
+import { SHOPPING_TOOLS, toolFailureResult, type CartItemView } from '../src';
 import { converse, createFakeShop, runTurn, type Turn } from './fake-shop';
 
 const usd = (cents: number) => `$${(cents / 100).toFixed(2)}`;
@@ -526,6 +526,28 @@ describe('the offline model in the SDK tool loop', () => {
     const turn = await runTurn(shop, earlier.at(-1)?.messages ?? [], 'add it in size L in black');
     expect(turn.toolCalls).toEqual([]);
     expect(turn.text).toMatch(/doesn't come in black\. Available colors:/);
+  });
+
+  it('tells the shopper what failed and what to do when a tool answers success: false', async () => {
+    const shop = createFakeShop();
+    const { description, inputSchema, outputSchema } = SHOPPING_TOOLS.getOrders;
+    const failing = {
+      ...shop,
+      tools: {
+        ...shop.tools,
+        getOrders: tool({
+          description,
+          inputSchema,
+          outputSchema,
+          execute: async () => toolFailureResult('CheckoutOrderCreationError', 'the provider is unavailable'),
+        }),
+      },
+    };
+    const turn = await runTurn(failing, [], 'has my order shipped?');
+    expect(turn.toolCalls.map(({ toolName }) => toolName)).toEqual(['getOrders']);
+    expect(turn.text).toBe(
+      "Sorry, I couldn't look up your orders: the provider is unavailable. Try again in a moment.",
+    );
   });
 
   it('answers instead of asking again for a result it cannot read', async () => {
