@@ -85,6 +85,10 @@ export const getOrdersInputSchema = z.object({
     .describe(
       'One order by the orderId a checkout or an earlier getOrders returned; omit for the latest orders',
     ),
+  type: z
+    .enum(['checkout', 'deposit'])
+    .optional()
+    .describe('checkout: purchases only; deposit: wallet top-ups only; omit for both'),
   status: z
     .enum(orderStatuses)
     .optional()

@@ -106,13 +106,16 @@ export function createFakeShop(initialCart: CartItemView[] = [], options: FakeSh
     }),
     getOrders: tool({
       ...SHOPPING_TOOLS.getOrders,
-      execute: async ({ orderId, status, limit = 5 }) => {
+      execute: async ({ orderId, type, status, limit = 5 }) => {
         if (orderId !== undefined) {
           const order = orders.find((each) => each.orderId === orderId);
           if (!order) return toolFailureResult('OrderNotFoundError', 'No such order');
           return getOrdersOutput({ orders: [order], total: 1, page: 1, limit: 1 });
         }
-        const matching = orders.filter((order) => status === undefined || order.status === status);
+        const matching = orders.filter(
+          (order) =>
+            (type === undefined || order.type === type) && (status === undefined || order.status === status),
+        );
         return getOrdersOutput({ orders: matching.slice(0, limit), total: matching.length, page: 1, limit });
       },
     }),

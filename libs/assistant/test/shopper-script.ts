@@ -170,7 +170,7 @@ export const SHOPPER_SCRIPT: ScriptChat[] = [
       },
       {
         say: 'has my order shipped?',
-        calls: () => [['getOrders', { limit: 1 }]],
+        calls: () => [['getOrders', { type: 'checkout', limit: 1 }]],
         facts: ({ cart }) => ['Not yet', itemNamed(cart, 'socks').productName, 'approve the payment'],
       },
       {
@@ -232,17 +232,17 @@ export const SHOPPER_SCRIPT: ScriptChat[] = [
       },
       {
         say: 'where is my last order?',
-        calls: () => [['getOrders', { limit: 1 }]],
+        calls: () => [['getOrders', { type: 'checkout', limit: 1 }]],
         facts: ({ shop }) => [shop.orders[0]?.item?.productName ?? '', 'shipped and on its way'],
       },
       {
         say: 'has the hoodie shipped?',
-        calls: () => [['getOrders', {}]],
+        calls: () => [['getOrders', { type: 'checkout' }]],
         facts: () => [`I couldn't find an order for "hoodie"`, 'show my orders'],
       },
       {
         say: 'what did I buy?',
-        calls: () => [['getOrders', {}]],
+        calls: () => [['getOrders', { type: 'checkout' }]],
         facts: ({ shop }) => [`You have one order: ${shop.orders[0]?.item?.productName ?? ''}`],
       },
       {

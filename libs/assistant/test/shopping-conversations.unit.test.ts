@@ -394,13 +394,13 @@ const cases: Case[] = [
   },
   {
     phrase: 'what did I buy?',
-    calls: () => [['getOrders', {}]],
+    calls: () => [['getOrders', { type: 'checkout' }]],
     reply: /^You don't have any orders yet\./,
   },
   {
     phrase: 'is the jacket delivered?',
     before: ['show me winter jackets', 'add the first one in M', 'check out the jacket'],
-    calls: () => [['getOrders', {}]],
+    calls: () => [['getOrders', { type: 'checkout' }]],
     reply:
       /^Not yet\. Your order is .*Jacket \(size M.*It is placed and waiting for you to approve the payment/,
   },

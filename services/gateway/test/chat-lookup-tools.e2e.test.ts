@@ -93,7 +93,7 @@ describe('the lookup tools run the REST routes’ queries for the offline model'
       );
 
       const shipped = await say('has my order shipped?');
-      expect(shipped.calls).toEqual([{ toolName: 'getOrders', input: { limit: 1 } }]);
+      expect(shipped.calls).toEqual([{ toolName: 'getOrders', input: { type: 'checkout', limit: 1 } }]);
       const [order] = listed.json.orders as Record<string, unknown>[];
       expect(shipped.outputs[0]).toMatchObject({
         success: true,
@@ -158,7 +158,7 @@ describe('the lookup tools run the REST routes’ queries for the offline model'
 
     model.current = new OfflineChatModel();
     const none = await chat(client, { messages: [userMessage('what did I buy?')] });
-    expect(toolCallsOf(none.chunks)).toEqual([{ toolName: 'getOrders', input: {} }]);
+    expect(toolCallsOf(none.chunks)).toEqual([{ toolName: 'getOrders', input: { type: 'checkout' } }]);
     expect(outputsOf(none.chunks)).toEqual([{ success: true, orders: [], total: 0, page: 1, limit: 5 }]);
     expect(textOf(none.message)).toBe("You don't have any orders yet. Want me to find something for you?");
   });

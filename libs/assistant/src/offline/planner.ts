@@ -390,7 +390,8 @@ function planOrders(context: Context, intent: Extract<Intent, { kind: 'orders' }
       }),
     );
   }
-  return one(context, 'getOrders', intent.latest ? { limit: 1 } : {});
+  // Shoppers ask about what they bought: wallet top-ups are orders too, but not what they mean.
+  return one(context, 'getOrders', intent.latest ? { type: 'checkout', limit: 1 } : { type: 'checkout' });
 }
 
 /** The shopper's saved preferences as the system prompt lists them, for a caller that offers no recall tool. */

@@ -55,12 +55,12 @@ export class LookupTools {
     return {
       getOrders: tool({
         ...SHOPPING_TOOLS.getOrders,
-        execute: resulting('getOrders', async ({ orderId, status, limit }: GetOrdersInput) => {
+        execute: resulting('getOrders', async ({ orderId, type, status, limit }: GetOrdersInput) => {
           if (orderId !== undefined) {
             const order = await this.queries.execute(new GetOrderQuery(userId, orderId));
             return getOrdersOutput({ orders: [order], total: 1, page: 1, limit: 1 });
           }
-          const filters = status === undefined ? {} : { status };
+          const filters = { ...(type !== undefined && { type }), ...(status !== undefined && { status }) };
           const page = await this.queries.execute(
             new ListOrdersQuery(userId, 1, limit ?? DEFAULT_ORDERS, filters),
           );
