@@ -210,6 +210,8 @@ export function failureReply(toolName: string, error: string, code?: string): st
     (known === undefined ? undefined : NEXT_STEP_BY_CODE[known]) ??
     (NEXT_STEP_BY_TOOL as Record<string, string | undefined>)[toolName];
   const reason = error.trim().replace(/[.!]+$/, '');
+  // A refusal that asks (which size or colour) is its own next step: the shopper answers it.
+  if (reason.endsWith('?')) return `Sorry, I couldn't ${action}: ${reason}`;
   return next ? `Sorry, I couldn't ${action}: ${reason}. ${next}` : `Sorry, I couldn't ${action}: ${reason}.`;
 }
 
