@@ -71,3 +71,11 @@ export const rememberMemoryOutput = (fact: string): ShoppingToolSuccess<'remembe
   text: fact,
   message: `Saved to memory: ${fact}`,
 });
+
+/** What recallMemories answers: the facts the store ranked for the question, most relevant first. */
+export const recallMemoriesOutput = (
+  memories: readonly { content: string; score?: number }[],
+): ShoppingToolSuccess<'recallMemories'> => ({
+  success: true,
+  memories: memories.map(({ content, score }) => ({ text: content, relevance: score ?? null })),
+});

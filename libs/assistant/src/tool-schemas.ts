@@ -1,3 +1,4 @@
+import { orderStatuses } from '@shop/contracts';
 import { productCardSchema, productSearchResultSchema } from '@shop/product-search';
 import { SORT_OPTIONS } from '@shop/scraper';
 import { z } from 'zod';
@@ -75,6 +76,46 @@ export const rememberMemoryInputSchema = z.object({
 });
 export type RememberMemoryInput = z.infer<typeof rememberMemoryInputSchema>;
 
+export const getOrdersInputSchema = z.object({
+  orderId: z
+    .uuid()
+    .optional()
+    .describe(
+      'One order by the orderId a checkout or an earlier getOrders returned; omit for the latest orders',
+    ),
+  type: z
+    .enum(['checkout', 'deposit'])
+    .optional()
+    .describe('checkout: purchases only; deposit: wallet top-ups only; omit for both'),
+  status: z
+    .enum(orderStatuses)
+    .optional()
+    .describe('Only orders in this status, e.g. delivered; omit for every status'),
+  limit: z.number().int().min(1).max(20).optional().describe('How many of the newest orders, default 5'),
+});
+export type GetOrdersInput = z.infer<typeof getOrdersInputSchema>;
+
+export const compareProductsInputSchema = z.object({
+  productIds: z
+    .array(z.string().trim().min(1).max(255))
+    .min(2)
+    .max(4)
+    .describe(
+      'Two to four productIds returned by searchProducts or getProductDetails, in the order to show them',
+    ),
+});
+export type CompareProductsInput = z.infer<typeof compareProductsInputSchema>;
+
+export const recallMemoriesInputSchema = z.object({
+  question: z
+    .string()
+    .trim()
+    .min(1)
+    .max(300)
+    .describe('What the shopper asks about, in their words, e.g. "what size does my dad wear"'),
+});
+export type RecallMemoriesInput = z.infer<typeof recallMemoriesInputSchema>;
+
 /** A cart item as GET /api/cart lists it (the owner's id left out: the model has no use for it). */
 export const cartItemSchema = z.object({
   id: z.string(),
@@ -138,6 +179,71 @@ export const rememberMemoryOutputSchema = toolOutputSchema(
   z.object({ text: z.string(), message: z.string() }),
 );
 
+/** An order as GET /api/orders lists it (the OrderSummary, timeline included), with its status in words. */
+export const orderViewSchema = z.object({
+  orderId: z.string(),
+  providerOrderId: z.string(),
+  type: z.enum(['checkout', 'deposit']),
+  phase: z.string().describe("the payment provider's phase, e.g. awaiting-approval"),
+  status: z.enum(orderStatuses),
+  item: z
+    .object({
+      productId: z.string(),
+      productName: z.string(),
+      price: z.number().int().describe('USD cents'),
+      image: z.string(),
+      size: z.string(),
+      color: z.string(),
+      productUrl: z.string(),
+      retailer: z.string(),
+    })
+    .nullable()
+    .describe('what was ordered; null for a wallet deposit'),
+  payment: z.object({ status: z.string(), currency: z.string() }).nullable(),
+  quote: z.object({ totalPrice: z.object({ amount: z.string(), currency: z.string() }) }).nullable(),
+  timeline: z
+    .array(
+      z.object({
+        status: z.enum(orderStatuses),
+        at: z.string(),
+        reason: z.string().optional().describe('why it was cancelled'),
+      }),
+    )
+    .describe('every status the order reached, oldest first, with when'),
+  tx_hash: z.string().nullable().describe('the on-chain digest of the payment; null until there is one'),
+  createdAt: z.string(),
+  statusText: z.string().describe('the status in words, to tell the shopper'),
+});
+export type OrderView = z.infer<typeof orderViewSchema>;
+export const getOrdersOutputSchema = toolOutputSchema(
+  z.object({
+    orders: z.array(orderViewSchema),
+    total: z.number().int().describe('how many orders pass the filter in all; orders holds the newest'),
+    page: z.number().int(),
+    limit: z.number().int(),
+  }),
+);
+
+/** One aspect of compared products: its value for each product, in the order the products are listed. */
+export const comparedAspectSchema = z.object({ aspect: z.string(), values: z.array(z.string()) });
+export const compareProductsOutputSchema = toolOutputSchema(
+  z.object({
+    products: z.array(productCardSchema),
+    differences: z.array(comparedAspectSchema).describe('aspects whose values differ between the products'),
+    shared: z
+      .array(z.object({ aspect: z.string(), value: z.string() }))
+      .describe('aspects every product has alike'),
+  }),
+);
+
+export const recallMemoriesOutputSchema = toolOutputSchema(
+  z.object({
+    memories: z
+      .array(z.object({ text: z.string(), relevance: z.number().nullable() }))
+      .describe('what the shopper asked to be remembered, most relevant to the question first'),
+  }),
+);
+
 export const SHOPPING_TOOLS = {
   searchProducts: {
     description:
@@ -176,6 +282,24 @@ export const SHOPPING_TOOLS = {
     description: 'Save a lasting shopper preference (fit, size, style, budget) for later conversations.',
     inputSchema: rememberMemoryInputSchema,
     outputSchema: rememberMemoryOutputSchema,
+  },
+  getOrders: {
+    description:
+      'The shopper\'s orders, newest first, or one order by orderId: what was bought, its status in words (statusText), the payment provider\'s phase and its timeline (each status it reached, with when). Use it for questions like "has my order shipped?", "what did I buy last week?" or "is the jacket delivered?"; match the product the shopper names against item.productName.',
+    inputSchema: getOrdersInputSchema,
+    outputSchema: getOrdersOutputSchema,
+  },
+  compareProducts: {
+    description:
+      'Put two to four products side by side: price, rating and reviews, sizes and colors offered, brand, retailer. Returns the products and which aspects differ. Use it when the shopper asks to compare or which one is better, with productIds from earlier results.',
+    inputSchema: compareProductsInputSchema,
+    outputSchema: compareProductsOutputSchema,
+  },
+  recallMemories: {
+    description:
+      'Look up what the shopper asked you to remember in any earlier chat (sizes, people, preferences), ranked for their question. Use it when they ask what they told you, e.g. "what size did I say my dad wears?", and the answer is not among the saved preferences above.',
+    inputSchema: recallMemoriesInputSchema,
+    outputSchema: recallMemoriesOutputSchema,
   },
 } as const;
 

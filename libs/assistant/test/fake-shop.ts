@@ -1,13 +1,17 @@
 import type { LanguageModelV3 } from '@ai-sdk/provider';
-import { MockProductSearch } from '@shop/product-search';
+import { rankMemories } from '@shop/memory';
+import { MockProductSearch, type ProductSummary } from '@shop/product-search';
 import { stepCountIs, streamText, tool, type ModelMessage, type TextStreamPart, type ToolSet } from 'ai';
 import {
   addToCartOutput,
   buildSystemPrompt,
   checkoutOutput,
+  compareProductsOutput,
+  getOrdersOutput,
   getProductDetailsOutput,
   OfflineChatModel,
   productQueryOf,
+  recallMemoriesOutput,
   rememberMemoryOutput,
   removeFromCartOutput,
   searchProductsOutput,
@@ -15,19 +19,27 @@ import {
   toolFailed,
   viewCartOutput,
   type CartItemView,
+  type OrderRecord,
 } from '../src';
 
 /** A refusal as the gateway's tools answer it: a result, not a thrown error. */
 const itemNotFound = () => toolFailed('CartItemNotFoundError', 'Cart item not found');
 
+export interface FakeShopOptions {
+  /** USDC in the shopper's wallet, in cents: a checkout of a dearer item is refused as the gateway does. */
+  walletCents?: number;
+}
+
 /**
  * The gateway's tools as the tests run them: search and details over the mock catalogue, a cart and
- * orders in memory with predictable ids, so a whole conversation is reproducible.
+ * orders in memory with predictable ids, so a whole conversation is reproducible. Memories and orders
+ * outlive a conversation, as they do for a shopper who opens a new chat.
  */
-export function createFakeShop(initialCart: CartItemView[] = []) {
+export function createFakeShop(initialCart: CartItemView[] = [], options: FakeShopOptions = {}) {
   const products = new MockProductSearch();
   const cart = [...initialCart];
   const remembered: string[] = [];
+  const orders: OrderRecord[] = [];
   let sequence = 0;
   const nextId = () => `00000000-0000-4000-8000-${String(++sequence).padStart(12, '0')}`;
 
@@ -67,13 +79,32 @@ export function createFakeShop(initialCart: CartItemView[] = []) {
     checkout: tool({
       ...SHOPPING_TOOLS.checkout,
       execute: async ({ cartItemId }) => {
-        if (!cart.some(({ id }) => id === cartItemId)) return itemNotFound();
-        return checkoutOutput({
+        const item = cart.find(({ id }) => id === cartItemId);
+        if (!item) return itemNotFound();
+        if (options.walletCents !== undefined && item.price > options.walletCents)
+          return toolFailed('InsufficientFundsError', 'Your wallet holds too little USDC for this item');
+        const order = {
           orderId: nextId(),
-          providerOrderId: 'prov-order-1',
+          providerOrderId: `prov-order-${orders.length + 1}`,
           phase: 'awaiting-approval',
           walletAddress: '0x00000000000000000000000000000000000000aa',
+        };
+        const { id: _id, createdAt: _at, ...snapshot } = item;
+        const placedAt = '2026-01-02T00:00:00.000Z';
+        orders.unshift({
+          orderId: order.orderId,
+          providerOrderId: order.providerOrderId,
+          type: 'checkout',
+          phase: order.phase,
+          status: 'awaiting_approval',
+          item: snapshot,
+          payment: null,
+          quote: null,
+          timeline: [{ status: 'awaiting_approval', at: placedAt }],
+          tx_hash: null,
+          createdAt: placedAt,
         });
+        return checkoutOutput(order);
       },
     }),
     rememberMemory: tool({
@@ -83,8 +114,46 @@ export function createFakeShop(initialCart: CartItemView[] = []) {
         return rememberMemoryOutput(fact);
       },
     }),
+    getOrders: tool({
+      ...SHOPPING_TOOLS.getOrders,
+      execute: async ({ orderId, type, status, limit = 5 }) => {
+        if (orderId !== undefined) {
+          const order = orders.find((each) => each.orderId === orderId);
+          if (!order) return toolFailed('OrderNotFoundError', 'No such order');
+          return getOrdersOutput({ orders: [order], total: 1, page: 1, limit: 1 });
+        }
+        const matching = orders.filter(
+          (order) =>
+            (type === undefined || order.type === type) && (status === undefined || order.status === status),
+        );
+        return getOrdersOutput({ orders: matching.slice(0, limit), total: matching.length, page: 1, limit });
+      },
+    }),
+    compareProducts: tool({
+      ...SHOPPING_TOOLS.compareProducts,
+      execute: async ({ productIds }) => {
+        const found = await Promise.all(productIds.map((id) => products.product(id)));
+        const missing = productIds.filter((_, index) => found[index] === null);
+        if (missing.length > 0)
+          return toolFailed('PRODUCT_NOT_FOUND', `No product with id ${missing.join(', ')}`);
+        return compareProductsOutput(found as ProductSummary[]);
+      },
+    }),
+    recallMemories: tool({
+      ...SHOPPING_TOOLS.recallMemories,
+      execute: async ({ question }) => {
+        const memories = remembered.map((content, index) => ({
+          id: String(index),
+          content,
+          namespace: 'preferences',
+          source: 'chat',
+          createdAt: `2026-01-01T00:00:${String(index).padStart(2, '0')}.000Z`,
+        }));
+        return recallMemoriesOutput(rankMemories(question, memories).slice(0, 5));
+      },
+    }),
   };
-  return { tools, cart, remembered };
+  return { tools, cart, remembered, orders };
 }
 
 export type FakeShop = ReturnType<typeof createFakeShop>;

@@ -155,8 +155,12 @@ describe('OfflineChatModel as a LanguageModelV3', () => {
       },
     ];
     const { content } = await new OfflineChatModel().doGenerate({ prompt, tools: TOOLS });
+    // The next step after a failure is issue 43's.
     expect(content).toEqual([
-      { type: 'text', text: "Sorry, I couldn't add it to your cart: The cart already holds 10 items" },
+      {
+        type: 'text',
+        text: 'Sorry, I couldn\'t add it to your cart: The cart already holds 10 items. Remove an item first, for example "remove the first item", then try again.',
+      },
     ]);
   });
 

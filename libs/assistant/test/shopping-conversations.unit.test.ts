@@ -2,7 +2,7 @@ import { CATALOG_PRODUCTS, searchCatalog } from '@shop/catalog';
 import { catalogProductSummary, type ProductSummary } from '@shop/product-search';
 import { tool } from 'ai';
 import { describe, expect, it } from 'vitest';
-import { SHOPPING_TOOLS, type CartItemView } from '../src';
+import { SHOPPING_TOOLS, toolFailed, type CartItemView } from '../src';
 import { converse, createFakeShop, runTurn, type Turn } from './fake-shop';
 
 const usd = (cents: number) => `$${(cents / 100).toFixed(2)}`;
@@ -375,6 +375,51 @@ const cases: Case[] = [
     calls: () => [['removeFromCart', { itemId: '00000000-0000-4000-8000-000000000001' }]],
     reply: /^Removed .*Winter Jacket from your cart\.$/,
   },
+  {
+    phrase: 'how do the first two differ?',
+    before: ['show me hoodies'],
+    calls: (shown) => [
+      ['compareProducts', { productIds: [product(shown, 0).productId, product(shown, 1).productId] }],
+    ],
+    reply: /^Here is how they compare:[\s\S]*Differences:/,
+  },
+  {
+    phrase: 'add both in M',
+    before: ['show me hoodies', 'compare the first two'],
+    calls: (shown) => [
+      ['addToCart', { productId: product(shown, 0).productId, size: 'M' }],
+      ['addToCart', { productId: product(shown, 1).productId, size: 'M' }],
+    ],
+    reply: /^Added .+ \(size M\) .+ Added .+ \(size M\)/,
+  },
+  {
+    phrase: 'tell me more about the other one',
+    before: ['show me hoodies', 'compare the first two', 'add the cheaper one in M'],
+    calls: (shown) => [
+      [
+        'getProductDetails',
+        { productId: [product(shown, 0), product(shown, 1)].sort((a, b) => b.price - a.price)[0]?.productId },
+      ],
+    ],
+  },
+  {
+    phrase: 'what did I buy?',
+    calls: () => [['getOrders', { type: 'checkout' }]],
+    reply: /^You don't have any orders yet\./,
+  },
+  {
+    phrase: 'is the jacket delivered?',
+    before: ['show me winter jackets', 'add the first one in M', 'check out the jacket'],
+    calls: () => [['getOrders', { type: 'checkout' }]],
+    reply:
+      /^Not yet\. Your order is .*Jacket \(size M.*It is placed and waiting for you to approve the payment/,
+  },
+  {
+    phrase: 'what size did I say my dad wears?',
+    calls: () => [['recallMemories', { question: 'what size did I say my dad wears?' }]],
+    reply: /^I don't have anything saved about that\./,
+  },
+  { phrase: 'thanks', calls: () => [], reply: /^You're welcome/ },
   { phrase: 'hi', calls: () => [], reply: /shopping assistant/ },
   { phrase: "what's the weather like today?", calls: () => [], reply: /only help with shopping/ },
   { phrase: 'write me a poem', calls: () => [], reply: /only help with shopping/ },
@@ -442,7 +487,9 @@ describe('the offline model in the SDK tool loop', () => {
     shop.cart.splice(0, shop.cart.length);
     const turn = await runTurn(shop, listing?.messages ?? [], 'remove the hoodie');
     expect(turn.toolCalls.map(({ toolName }) => toolName)).toEqual(['removeFromCart']);
-    expect(turn.text).toBe("Sorry, I couldn't remove it from your cart: Cart item not found");
+    expect(turn.text).toBe(
+      'Sorry, I couldn\'t remove it from your cart: Cart item not found. Say "show my cart" to see what is in it now.',
+    );
   });
 
   it('says the cart is already empty rather than removing nothing', async () => {
@@ -489,6 +536,28 @@ describe('the offline model in the SDK tool loop', () => {
     const turn = await runTurn(shop, earlier.at(-1)?.messages ?? [], 'add it in size L in black');
     expect(turn.toolCalls).toEqual([]);
     expect(turn.text).toMatch(/doesn't come in black\. Available colors:/);
+  });
+
+  it('tells the shopper what failed and what to do when a tool answers success: false', async () => {
+    const shop = createFakeShop();
+    const { description, inputSchema, outputSchema } = SHOPPING_TOOLS.getOrders;
+    const failing = {
+      ...shop,
+      tools: {
+        ...shop.tools,
+        getOrders: tool({
+          description,
+          inputSchema,
+          outputSchema,
+          execute: async () => toolFailed('CheckoutOrderCreationError', 'the provider is unavailable'),
+        }),
+      },
+    };
+    const turn = await runTurn(failing, [], 'has my order shipped?');
+    expect(turn.toolCalls.map(({ toolName }) => toolName)).toEqual(['getOrders']);
+    expect(turn.text).toBe(
+      "Sorry, I couldn't look up your orders: the provider is unavailable. Try again in a moment.",
+    );
   });
 
   it('answers instead of asking again for a result it cannot read', async () => {

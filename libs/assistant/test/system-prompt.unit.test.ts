@@ -13,6 +13,12 @@ describe('buildSystemPrompt', () => {
     expect(AGENT_MAX_STEPS).toBe(5);
   });
 
+  it('tells the model when to compare, look up orders and recall, and to say what a failed tool means', () => {
+    const prompt = buildSystemPrompt({ preferences: [] });
+    for (const tool of ['compareProducts', 'getOrders', 'recallMemories']) expect(prompt).toContain(tool);
+    expect(prompt).toMatch(/success: false, say so plainly and offer the next step/);
+  });
+
   it('puts the preferences between the markers, one a line', () => {
     const prompt = buildSystemPrompt({ preferences: ['Prefers slim fit', 'Tops size: M'] });
     expect(between(prompt)).toBe('<user_preferences>\n- Prefers slim fit\n- Tops size: M\n');

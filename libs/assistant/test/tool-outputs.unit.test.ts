@@ -1,11 +1,21 @@
 import { describe, expect, it } from 'vitest';
 import { MockProductSearch } from '@shop/product-search';
-import { readDetails, readRemembered, readSearch } from '../src/offline/tool-results';
+import {
+  readComparison,
+  readDetails,
+  readOrders,
+  readRecalled,
+  readRemembered,
+  readSearch,
+} from '../src/offline/tool-results';
 import {
   addToCartOutput,
   checkoutOutput,
+  compareProductsOutput,
+  getOrdersOutput,
   getProductDetailsOutput,
   readToolFailure,
+  recallMemoriesOutput,
   rememberMemoryOutput,
   removeFromCartOutput,
   searchProductsOutput,
@@ -132,5 +142,82 @@ describe("the tools' answers, as their schemas say and the offline model reads t
     expect(readToolFailure({ ...failure, text: 'I prefer slim fit' })).toEqual(failure);
     expect(readToolFailure(rememberMemoryOutput('I prefer slim fit'))).toBeUndefined();
     expect(readToolFailure({ success: false, message: 'no code' })).toBeUndefined();
+  });
+
+  it("answers orders in the order list's shape, timeline and tx_hash included, with the status in words", () => {
+    const order = {
+      orderId: '00000000-0000-4000-8000-000000000001',
+      providerOrderId: 'prov-1',
+      type: 'checkout' as const,
+      phase: 'shipped',
+      status: 'in_progress' as const,
+      item: {
+        productId: 'B0HOODIE01',
+        productName: 'Hoodie',
+        price: 4999,
+        image: '',
+        size: 'M',
+        color: 'Black',
+        productUrl: '',
+        retailer: 'Example',
+      },
+      payment: { status: 'completed', currency: 'usdc' },
+      quote: null,
+      timeline: [
+        { status: 'awaiting_approval' as const, at: '2026-01-02T00:00:00.000Z' },
+        { status: 'payment_confirmed' as const, at: '2026-01-02T00:05:00.000Z' },
+        { status: 'in_progress' as const, at: '2026-01-03T09:00:00.000Z' },
+      ],
+      tx_hash: null,
+      createdAt: '2026-01-02T00:00:00.000Z',
+    };
+    const output = getOrdersOutput({ orders: [order], total: 1, page: 1, limit: 5 });
+    expect(SHOPPING_TOOLS.getOrders.outputSchema.parse(output)).toEqual(output);
+    expect(output).toEqual({
+      success: true,
+      total: 1,
+      page: 1,
+      limit: 5,
+      orders: [{ ...order, statusText: 'shipped and on its way' }],
+    });
+    expect(readOrders(exchange('getOrders', output))?.orders[0]?.statusText).toBe('shipped and on its way');
+  });
+
+  it('puts products side by side: what differs (the same colours in another order do not) and what they share', async () => {
+    const {
+      products: [first, second],
+    } = await products.search({ query: 'backpack', maxPriceCents: 10000, limit: 2 });
+    const reordered = { ...second!, colors: [...(first!.colors ?? [])].reverse() };
+    const output = compareProductsOutput([first!, reordered]);
+    expect(SHOPPING_TOOLS.compareProducts.outputSchema.parse(output)).toEqual(output);
+    if (!output.success) throw new Error('comparison failed');
+    expect(output.differences.map(({ aspect }) => aspect)).not.toContain('colors');
+    expect(output.shared.map(({ aspect }) => aspect)).toContain('colors');
+    expect(output.differences.find(({ aspect }) => aspect === 'price')?.values).toEqual([
+      `$${(first!.price / 100).toFixed(2)}`,
+      `$${(second!.price / 100).toFixed(2)}`,
+    ]);
+    expect(readComparison(exchange('compareProducts', output))?.products).toEqual([first, reordered]);
+  });
+
+  it('answers recalled memories most relevant first, and a failure as a result the schema accepts', () => {
+    const output = recallMemoriesOutput([
+      { content: 'My dad wears size L', score: 0.5 },
+      { content: 'Slim fit' },
+    ]);
+    expect(output).toEqual({
+      success: true,
+      memories: [
+        { text: 'My dad wears size L', relevance: 0.5 },
+        { text: 'Slim fit', relevance: null },
+      ],
+    });
+    expect(readRecalled(exchange('recallMemories', output))?.map(({ text }) => text)).toEqual([
+      'My dad wears size L',
+      'Slim fit',
+    ]);
+    const failed = toolFailed('MEMORY_UNAVAILABLE', 'the memory service is unavailable right now');
+    for (const tool of ['getOrders', 'compareProducts', 'recallMemories'] as const)
+      expect(SHOPPING_TOOLS[tool].outputSchema.parse(failed)).toEqual(failed);
   });
 });

@@ -220,8 +220,9 @@ describe('MemWal as the memory store (MEMWAL_URL set)', () => {
         text: 'I prefer slim fit',
       },
     });
+    // With the next step after a failure (issue 43).
     expect(textOf(reply.message)).toBe(
-      "Sorry, I couldn't save that preference: The memory service is unavailable right now",
+      "Sorry, I couldn't save that preference: The memory service is unavailable right now. Try again in a moment; I can still help you shop meanwhile.",
     );
   });
 });

@@ -43,7 +43,7 @@ afterEach(() => {
 
 const hoodie = (index: number, size = 'M') => {
   const { productId, productName, price, image, productUrl, retailer, colors } = hoodies[index]!;
-  // A colour it comes in: the chat asks for one rather than add a hoodie without it.
+  // A colour the hoodie comes in: the chat asks which one otherwise (issue 42's variant choice).
   return { productId, productName, price, image, productUrl, retailer, size, color: colors![0]! };
 };
 
@@ -250,8 +250,9 @@ describe.each(models)('$name tells the shopper what happened', ({ make }) => {
       code: 'InsufficientFundsError',
       message: 'Your wallet holds too little USDC for this item',
     });
+    // With the next step after a failure (issue 43).
     expect(textOf(reply.message)).toBe(
-      "Sorry, I couldn't start the checkout: Your wallet holds too little USDC for this item",
+      "Sorry, I couldn't start the checkout: Your wallet holds too little USDC for this item. Fund your wallet with USDC (a deposit), then ask me to check out again.",
     );
     expect((await client.request('GET', '/api/cart')).json.items).toEqual([
       expect.objectContaining({ id: itemId }),
@@ -265,9 +266,11 @@ describe.each(models)('$name tells the shopper what happened', ({ make }) => {
     model.current = make();
     const search = await chat(client, { messages: [userMessage('show me hoodies', 'u-1')] });
     const sessionId = search.headers.get('x-session-id')!;
+    const [{ products }] = outputsOf(search.chunks) as [{ products: { colors: string[] }[] }];
+    const color = products[1]!.colors[0]!.toLowerCase();
     const add = await chat(client, {
       sessionId,
-      messages: [userMessage(`add the second one in M in ${hoodies[1]!.colors![0]!.toLowerCase()}`, 'u-2')],
+      messages: [userMessage(`add the second one in M in ${color}`, 'u-2')],
     });
 
     expect(add.chunks.filter((chunk) => chunk.type === 'tool-output-error')).toEqual([]);
@@ -275,7 +278,7 @@ describe.each(models)('$name tells the shopper what happened', ({ make }) => {
       { success: false, code: 'CartFullError', message: 'The cart already holds 10 items' },
     ]);
     expect(textOf(add.message)).toBe(
-      "Sorry, I couldn't add it to your cart: The cart already holds 10 items",
+      'Sorry, I couldn\'t add it to your cart: The cart already holds 10 items. Remove an item first, for example "remove the first item", then try again.',
     );
     await expectReplayed(client, sessionId, add.message);
   });

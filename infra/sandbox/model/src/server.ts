@@ -27,7 +27,17 @@ export interface RecordedCompletion {
   stream: boolean;
   /** The fault this request got, if any. */
   fault?: ModelFault['mode'];
+  /** The function names the request offered, as sent (before any check). */
+  tools: string[];
   at: string;
+}
+
+function offeredTools(body: unknown): string[] {
+  const tools = (body as { tools?: unknown } | null)?.tools;
+  if (!Array.isArray(tools)) return [];
+  return tools.flatMap((entry: { function?: { name?: unknown } } | null) =>
+    typeof entry?.function?.name === 'string' ? [entry.function.name] : [],
+  );
 }
 
 export interface ModelSandbox {
@@ -114,7 +124,13 @@ export async function startModelSandbox(options: ModelSandboxOptions = {}): Prom
     const stream = (request.body as { stream?: unknown } | null)?.stream === true;
     const fault = faults.take(stream);
     const model = String((request.body as { model?: unknown } | null)?.model ?? '');
-    recorded.push({ model, stream, ...(fault && { fault: fault.mode }), at: new Date().toISOString() });
+    recorded.push({
+      model,
+      stream,
+      ...(fault && { fault: fault.mode }),
+      tools: offeredTools(request.body),
+      at: new Date().toISOString(),
+    });
     if (fault?.mode === 'hang') return hang(request, reply);
     if (fault?.mode === 'rate-limit') {
       const seconds = fault.retryAfterSeconds ?? 1;

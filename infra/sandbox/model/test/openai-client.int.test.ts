@@ -2,8 +2,13 @@ import { createOpenAI } from '@ai-sdk/openai';
 import { APICallError } from '@ai-sdk/provider';
 import { generateText, jsonSchema, streamText, tool } from 'ai';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { buildTitlePrompt, OFFLINE_MODEL_ID } from '@shop/assistant';
+import { buildTitlePrompt, OFFLINE_MODEL_ID, SHOPPING_TOOL_NAMES } from '@shop/assistant';
 import { converse, createFakeShop } from '../../../../libs/assistant/test/fake-shop';
+import {
+  expectScriptFollowed,
+  runScript,
+  writeTranscript,
+} from '../../../../libs/assistant/test/shopper-script';
 import { startModelSandbox, type ModelSandbox } from '../src';
 
 let sandbox: ModelSandbox;
@@ -59,6 +64,35 @@ describe('answers through the real @ai-sdk/openai client as the in-process offli
       'rememberMemory',
       'removeFromCart',
     ]);
+  });
+
+  it("offers and accepts every shop tool, the lookups included: a shopper's three chats turn for turn as in process", async () => {
+    const before = sandbox.requests().length;
+    const overHttp = await runScript(client());
+    writeTranscript('shopper-conversation.model-stand-in.md', overHttp);
+    expectScriptFollowed(overHttp);
+    // Every request offered every tool, and the stand-in's schema check accepted them all (a refusal is a 400 the client throws).
+    const requests = sandbox.requests().slice(before);
+    expect(requests.length).toBeGreaterThanOrEqual(overHttp.length);
+    for (const { tools } of requests) expect(new Set(tools)).toEqual(new Set(SHOPPING_TOOL_NAMES));
+    const inProcess = await runScript();
+    const view = (turns: typeof overHttp) =>
+      turns.map(({ turn: { toolCalls, outputs, text } }) => ({ toolCalls, outputs, text }));
+    expect(view(overHttp)).toEqual(view(inProcess));
+    expect(new Set(overHttp.flatMap(({ turn }) => turn.toolCalls.map(({ toolName }) => toolName)))).toEqual(
+      new Set([
+        'searchProducts',
+        'getProductDetails',
+        'viewCart',
+        'addToCart',
+        'removeFromCart',
+        'checkout',
+        'rememberMemory',
+        'getOrders',
+        'compareProducts',
+        'recallMemories',
+      ]),
+    );
   });
 
   it('answers a non-streaming call (the session title)', async () => {

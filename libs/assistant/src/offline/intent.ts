@@ -1,4 +1,4 @@
-import { parseReference, type Reference } from './reference';
+import { parsePositions, parseReference, type Reference } from './reference';
 import { parseSearchRequest, type SearchRequest } from './search-request';
 import { normalizeMessage, TextScanner } from './text-scanner';
 import { takeColor, takeSize } from './variant-words';
@@ -22,6 +22,12 @@ export type Intent =
   | { kind: 'remove'; target: Reference }
   | { kind: 'checkout'; target: Reference; wish: VariantWish }
   | { kind: 'remember'; fact: string }
+  /** "how do the first two differ?": `targets` are each product named, or one "both"/"them" reference. */
+  | { kind: 'compare'; targets: Reference[]; ask?: 'better' | 'cheaper' }
+  /** "has my order shipped?": the latest order, or the orders whose item `about` names. */
+  | { kind: 'orders'; latest: boolean; about?: Reference; ask?: 'shipped' | 'delivered' }
+  /** "what size did I say my dad wears?": a question about what the shopper asked to be remembered. */
+  | { kind: 'recall'; question: string }
   /** "more like the first one": products of the same kind as the one pointed at. */
   | { kind: 'similar'; target: Reference }
   /** "yes" to the broader search the last empty answer offered. */
@@ -32,6 +38,16 @@ export type Intent =
   | { kind: 'thanks' }
   | { kind: 'off-topic' };
 
+const RECALL =
+  /\bwhat (?:\w+\s+){0,3}(?:did|have) i (?:say|said|tell|told|mention|mentioned)\b|\bwhat did i ask you to remember\b|\bdo you (?:remember|recall)\b|\bwhat do you (?:know|remember) about\b|\bremind me\b/;
+const ORDERS =
+  /\b(?:my|last|latest|recent|previous|past)\s+(?:\w+\s+)?(?:orders?|purchases?|deliver(?:y|ies))\b|\border (?:status|history)\b|\bwhere(?:'s| is) my (?!cart|basket)\w+|\b(?:shipped|arrived|dispatched|delivered)\b|\btrack (?:my|the|it|an?|that|this)\b|\btracking\b|\bwhat (?:did|have) i (?:buy|bought|order|ordered|purchase|purchased)\b|\bdid i (?:buy|order|purchase)\b/;
+const LATEST_ORDER = /\b(?:last|latest|most recent)\s+(?:order|purchase|one)\b|\bmy order\b/;
+/** Words of an order question that say nothing about which product it was. */
+const ORDER_WORDS =
+  /\b(?:orders?|purchases?|shipped|arrived|dispatched|delivered|deliver(?:y|ies)|track(?:ing)?|status|history|last|latest|recent|previous|past|week|month|yesterday|today|where|has|have|been|did|yet|buy|bought|ordered|purchased|package|parcel|on its way)\b/g;
+const COMPARE =
+  /\b(?:compare|comparison|differ|differs|difference|differences|versus|vs\.?|side by side)\b|\bwhich (?:one |of them |of the two )?is (?:better|cheaper|best)\b|\bwhich one's (?:better|cheaper|best)\b/;
 /** Also the existing frontend's memory command, `/remember <fact>`, which its suggestion buttons send. */
 const REMEMBER =
   /^(?:\/remember\b|(?:(?:please|pls|can you|could you|would you)\s+)?(?:remember|note|keep in mind|don'?t forget)\b)\s*(?:that\b|:)?\s*/i;
@@ -76,6 +92,38 @@ function factOf(message: string): string {
   return fact.charAt(0).toUpperCase() + fact.slice(1);
 }
 
+function ordersIntent(text: string): Intent {
+  const ask = /\b(?:shipped|dispatched|on (?:its|the) way)\b/.test(text)
+    ? 'shipped'
+    : /\b(?:delivered|arrived)\b/.test(text)
+      ? 'delivered'
+      : undefined;
+  const named = parseReference(text.replace(ORDER_WORDS, ' '));
+  const about = named.kind === 'words' ? named : undefined;
+  return {
+    kind: 'orders',
+    latest: about === undefined && LATEST_ORDER.test(text) && !/\borders\b/.test(text),
+    ...(about && { about }),
+    ...(ask && { ask }),
+  };
+}
+
+/** The products a comparison names: positions, or phrases split at "and" / "or" / "vs", or one reference. */
+function compareIntent(message: string, text: string): Intent {
+  const ask = /\b(?:better|best)\b/.test(text) ? 'better' : /\bcheaper\b/.test(text) ? 'cheaper' : undefined;
+  const positions = parsePositions(message);
+  let targets: Reference[] = positions.map((index): Reference => ({ kind: 'position', index }));
+  if (targets.length === 0) {
+    const named = text
+      .replace(COMPARE, ' ')
+      .split(/\s*(?:,|\band\b|\bor\b|\bvs\.?|\bversus\b|\bwith\b|\bto\b)\s*/)
+      .map(parseReference)
+      .filter((reference) => reference.kind === 'words');
+    targets = named.length >= 2 ? named : [parseReference(text.replace(COMPARE, ' '))];
+  }
+  return { kind: 'compare', targets, ...(ask && { ask }) };
+}
+
 /**
  * What the shopper wants from their latest message. The rules are ordered from the most specific verb to
  * the most general: "remove everything" empties the cart before "remove" reads as one removal, and
@@ -83,10 +131,13 @@ function factOf(message: string): string {
  */
 export function parseIntent(message: string): Intent {
   const text = normalizeMessage(message);
+  if (RECALL.test(text)) return { kind: 'recall', question: message.trim() };
   if (REMEMBER.test(text)) return { kind: 'remember', fact: factOf(message) };
   if (EMPTY_CART.test(text)) return { kind: 'empty-cart' };
   const target = parseReference(message);
+  if (ORDERS.test(text) && !ADD.test(text) && !REMOVE.test(text)) return ordersIntent(text);
   if (REMOVE.test(text)) return { kind: 'remove', target };
+  if (COMPARE.test(text)) return compareIntent(message, text);
   const request = parseSearchRequest(message);
   if (CHECK_OUT.test(text) || (BUY.test(text) && (!request.namesProduct || CART.test(text)))) {
     return { kind: 'checkout', target, wish: wishOf(message) };
@@ -97,7 +148,8 @@ export function parseIntent(message: string): Intent {
     return { kind: 'similar', target };
   }
   if (MORE_RESULTS.test(text) && !request.namesProduct) return { kind: 'more-results' };
-  if (target.kind === 'position' || (target.kind === 'superlative' && !request.namesProduct)) {
+  const picksShown = target.kind === 'superlative' || target.kind === 'attribute' || target.kind === 'other';
+  if (target.kind === 'position' || (picksShown && !request.namesProduct)) {
     return { kind: 'details', target };
   }
   if (DETAILS.test(text) && target.kind !== 'none') return { kind: 'details', target };
@@ -115,4 +167,41 @@ export function parseIntent(message: string): Intent {
   if (YES.test(text)) return { kind: 'accept' };
   if (GREETING.test(text)) return { kind: 'greeting' };
   return { kind: 'off-topic' };
+}
+
+/** Intents that can share a message with another ("add the black one in M and show me matching socks"). */
+const COMBINABLE: ReadonlySet<Intent['kind']> = new Set([
+  'search',
+  'details',
+  'add',
+  'view-cart',
+  'remove',
+  'checkout',
+  'remember',
+  'compare',
+  'orders',
+  'recall',
+  'similar',
+]);
+
+/** Where a message's second request starts: "and" / "then" / "also" before a request's own verb. */
+const CLAUSE_BREAK =
+  /\s*[,;.!]?\s*\b(?:and then|and also|and|then|also|plus)\s+(?=(?:please\s+)?(?:show|find|search|look|add|put|remove|delete|check|buy|compare|tell|where|has|remember|get me|give me)\b)/;
+
+export interface Clause {
+  text: string;
+  intent: Intent;
+}
+
+/**
+ * The requests of one message, in order. A message is split only where every part reads as a request
+ * of its own, so "compare the first and the third" or "a gift for my dad who likes coffee and tea"
+ * stay whole.
+ */
+export function parseClauses(message: string): Clause[] {
+  const whole = [{ text: message, intent: parseIntent(message) }];
+  const parts = message.split(new RegExp(CLAUSE_BREAK.source, 'i')).filter((part) => part.trim() !== '');
+  if (parts.length < 2) return whole;
+  const clauses = parts.map((text) => ({ text, intent: parseIntent(text) }));
+  return clauses.every(({ intent }) => COMBINABLE.has(intent.kind)) ? clauses : whole;
 }

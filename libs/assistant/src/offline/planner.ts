@@ -1,17 +1,29 @@
 import type { ProductSummary } from '@shop/product-search';
+import { searchTerms } from '@shop/scraper';
 import { TITLE_PROMPT_MARKER } from '../title-prompt';
 import { TOOL_FAILURE_CODES } from '../tool-result';
 import type { SearchProductsInput, ShoppingToolInput, ShoppingToolName } from '../tool-schemas';
 import { broaderSearch } from './broader-search';
 import type { Conversation, ToolExchange } from './conversation';
-import { parseIntent, type Intent, type VariantWish } from './intent';
+import { parseClauses, type Intent, type VariantWish } from './intent';
+import type { Reference } from './reference';
 import * as reply from './replies';
-import { resolveCartItem, resolveProduct } from './resolve-target';
+import { resolveCartItem, resolveProduct, resolveProducts } from './resolve-target';
 import { resolveVariant } from './resolve-variant';
 import { parseSearchRequest, RESULTS_PER_PAGE, type SearchRequest } from './search-request';
 import { shoppingState, type ShoppingState } from './shopping-state';
 import { titleFor } from './title-for';
-import { readAdded, readDetails, readOrder, readRemembered, readSearch } from './tool-results';
+import { FILLER_WORDS } from './vocabulary';
+import {
+  readAdded,
+  readComparison,
+  readDetails,
+  readOrder,
+  readOrders,
+  readRecalled,
+  readRemembered,
+  readSearch,
+} from './tool-results';
 
 export interface PlannedCall<N extends ShoppingToolName = ShoppingToolName> {
   toolName: N;
@@ -58,19 +70,28 @@ function doneThisTurn(context: Context, toolName: ShoppingToolName): ToolExchang
   );
 }
 
-function addToCartCall(context: Context, product: ProductSummary, wish: VariantWish): Step {
+/** The addToCart call for a product in the wished size and colour, or the answer why it cannot be. */
+function addCallFor(product: ProductSummary, wish: VariantWish): PlannedCall<'addToCart'> | string {
   const variant = resolveVariant(product, wish);
-  if (!variant.ok) return say(reply.variantProblemReply(product, variant.problem));
-  return one(context, 'addToCart', {
-    productId: product.productId,
-    productName: product.productName,
-    price: product.price,
-    image: product.image,
-    productUrl: product.productUrl,
-    retailer: product.retailer,
-    ...(variant.size !== undefined && { size: variant.size }),
-    ...(variant.color !== undefined && { color: variant.color }),
-  });
+  if (!variant.ok) return reply.variantProblemReply(product, variant.problem);
+  return {
+    toolName: 'addToCart',
+    input: {
+      productId: product.productId,
+      productName: product.productName,
+      price: product.price,
+      image: product.image,
+      productUrl: product.productUrl,
+      retailer: product.retailer,
+      ...(variant.size !== undefined && { size: variant.size }),
+      ...(variant.color !== undefined && { color: variant.color }),
+    },
+  };
+}
+
+function addToCartCall(context: Context, product: ProductSummary, wish: VariantWish): Step {
+  const planned = addCallFor(product, wish);
+  return typeof planned === 'string' ? say(planned) : call(context, [planned]);
 }
 
 /** The answer to this request's search, once it ran. */
@@ -115,7 +136,16 @@ function planSearch(context: Context, intent: Extract<Intent, { kind: 'search' }
     search = { ...kept, ...input, query: previous.query };
   }
   if (relativePrice !== undefined) search = withRelativePrice(context, search, relativePrice);
+  const matched = intent.request.matching && search.color === undefined ? focusColor(context) : undefined;
+  if (matched !== undefined) search = { ...search, color: matched };
   return one(context, 'searchProducts', search);
+}
+
+/** The colour of what the shopper just chose, for "matching socks": the cart item's, not a product's many. */
+function focusColor(context: Context): string | undefined {
+  const { focus } = context.state;
+  const color = focus?.kind === 'cart-item' ? focus.item.color : undefined;
+  return color && color !== 'Default' ? color.toLowerCase() : undefined;
 }
 
 /** What kind of product it is, in the words of its name without the brand: "hooded puffer jacket". */
@@ -178,7 +208,19 @@ function planDetails(context: Context, intent: Extract<Intent, { kind: 'details'
 function planAdd(context: Context, intent: Extract<Intent, { kind: 'add' }>): Step {
   const added = doneThisTurn(context, 'addToCart');
   const item = added && readAdded(added);
+  if (item && intent.target.kind === 'both') {
+    const items = context.conversation.current.flatMap((exchange) => readAdded(exchange) ?? []);
+    return say(items.map((each) => reply.addedReply(each, intent.wish)).join(' '));
+  }
   if (item) return say(reply.addedReply(item, intent.wish));
+  if (intent.target.kind === 'both') {
+    const targets = resolveProducts(intent.target, context.state);
+    if (!targets.ok) return say(reply.productProblemReply(targets.problem));
+    const planned = targets.value.map((product) => addCallFor(product, intent.wish));
+    const refused = planned.find((each): each is string => typeof each === 'string');
+    if (refused !== undefined) return say(refused);
+    return call(context, planned as PlannedCall[]);
+  }
   const target = resolveProduct(intent.target, context.state);
   if (target.ok) return addToCartCall(context, target.value, intent.wish);
   if (intent.target.kind !== 'words') return say(reply.productProblemReply(target.problem));
@@ -241,8 +283,12 @@ function pointsAtProduct(context: Context, intent: Extract<Intent, { kind: 'chec
   const { state } = context;
   switch (intent.target.kind) {
     case 'position':
-    case 'superlative':
       return state.lastListing === 'search';
+    case 'superlative':
+    case 'attribute':
+    case 'other':
+    case 'both':
+      return state.lastListing === 'search' || state.lastListing === 'compare';
     case 'pronoun':
     case 'none': {
       const { focus } = state;
@@ -285,6 +331,131 @@ function planRemember(context: Context, intent: Extract<Intent, { kind: 'remembe
   return one(context, 'rememberMemory', { fact: intent.fact });
 }
 
+/** The distinct products a comparison's references name, in the order named. */
+function comparedProducts(context: Context, targets: readonly Reference[]) {
+  const [first] = targets;
+  if (targets.length === 1 && first) {
+    if (first.kind === 'both') return resolveProducts(first, context.state);
+    if (first.kind === 'pronoun' || first.kind === 'none') {
+      const shown =
+        context.state.lastListing === 'compare' && context.state.compared
+          ? context.state.compared
+          : (context.state.listing?.products ?? []);
+      return { ok: true as const, value: shown.slice(0, 4) };
+    }
+  }
+  const products: ProductSummary[] = [];
+  for (const target of targets) {
+    const resolved = resolveProduct(target, context.state);
+    if (!resolved.ok) return resolved;
+    if (!products.some(({ productId }) => productId === resolved.value.productId))
+      products.push(resolved.value);
+  }
+  return { ok: true as const, value: products };
+}
+
+function planCompare(context: Context, intent: Extract<Intent, { kind: 'compare' }>): Step {
+  const done = doneThisTurn(context, 'compareProducts');
+  const comparison = done && readComparison(done);
+  if (comparison) return say(reply.comparisonReply(comparison, intent.ask));
+  const products = comparedProducts(context, intent.targets);
+  if (!products.ok) return say(reply.productProblemReply(products.problem));
+  if (products.value.length === 0) return say(reply.productProblemReply({ kind: 'nothing-to-point-at' }));
+  if (products.value.length < 2) return say(reply.COMPARE_WHICH_REPLY);
+  return one(context, 'compareProducts', { productIds: products.value.map(({ productId }) => productId) });
+}
+
+/** Orders whose item the shopper's words name ("is the jacket delivered?"). */
+function ordersAbout<T extends { item: { productName: string } | null }>(
+  orders: readonly T[],
+  about: Reference | undefined,
+): T[] {
+  if (about?.kind !== 'words') return [...orders];
+  return orders.filter(({ item }) => {
+    const own = new Set(searchTerms(item?.productName ?? ''));
+    return about.terms.some((term) => own.has(term));
+  });
+}
+
+function planOrders(context: Context, intent: Extract<Intent, { kind: 'orders' }>): Step {
+  const done = doneThisTurn(context, 'getOrders');
+  const page = done && readOrders(done);
+  if (page) {
+    const orders = ordersAbout(page.orders, intent.about);
+    const about = intent.about?.kind === 'words' ? { phrase: intent.about.phrase } : undefined;
+    return say(
+      reply.ordersReply(intent.latest ? orders.slice(0, 1) : orders, about ? orders.length : page.total, {
+        latest: intent.latest,
+        ...(about && { about }),
+        ...(intent.ask && { ask: intent.ask }),
+      }),
+    );
+  }
+  // Shoppers ask about what they bought: wallet top-ups are orders too, but not what they mean.
+  return one(context, 'getOrders', intent.latest ? { type: 'checkout', limit: 1 } : { type: 'checkout' });
+}
+
+/** The shopper's saved preferences as the system prompt lists them, for a caller that offers no recall tool. */
+function preferencesInPrompt(system: string): string[] {
+  const fenced = /<user_preferences>\n([\s\S]*?)\n<\/user_preferences>/.exec(system)?.[1] ?? '';
+  return fenced
+    .split('\n')
+    .filter((line) => line.startsWith('- '))
+    .map((line) => line.slice(2));
+}
+
+/** Words of a recall question that ask, rather than say what about. */
+const ASKING_WORDS = new Set([
+  'did',
+  'say',
+  'said',
+  'tell',
+  'told',
+  'mention',
+  'remember',
+  'recall',
+  'remind',
+  'know',
+  'ask',
+]);
+
+/** The remembered facts that answer a question: those sharing the most of its own words. */
+function answeringFacts(question: string, facts: readonly string[]): string[] {
+  const wanted = new Set(
+    searchTerms(question).filter((term) => !FILLER_WORDS.has(term) && !ASKING_WORDS.has(term)),
+  );
+  const scored = facts.map((fact) => ({
+    fact,
+    score: searchTerms(fact).filter((term) => wanted.has(term)).length,
+  }));
+  const top = Math.max(0, ...scored.map(({ score }) => score));
+  return top === 0
+    ? []
+    : scored
+        .filter(({ score }) => score === top)
+        .map(({ fact }) => fact)
+        .slice(0, 3);
+}
+
+function planRecall(context: Context, intent: Extract<Intent, { kind: 'recall' }>): Step {
+  const done = doneThisTurn(context, 'recallMemories');
+  const memories = done && readRecalled(done);
+  if (memories)
+    return say(
+      reply.recalledReply(
+        answeringFacts(
+          intent.question,
+          memories.map(({ text }) => text),
+        ),
+      ),
+    );
+  if (!context.offered.has('recallMemories')) {
+    const saved = preferencesInPrompt(context.conversation.system);
+    return say(reply.recalledReply(answeringFacts(intent.question, saved)));
+  }
+  return one(context, 'recallMemories', { question: intent.question });
+}
+
 function planIntent(context: Context, intent: Intent): Step {
   switch (intent.kind) {
     case 'search':
@@ -305,6 +476,12 @@ function planIntent(context: Context, intent: Intent): Step {
       return planCheckout(context, intent);
     case 'remember':
       return planRemember(context, intent);
+    case 'compare':
+      return planCompare(context, intent);
+    case 'orders':
+      return planOrders(context, intent);
+    case 'recall':
+      return planRecall(context, intent);
     case 'similar':
       return planSimilar(context, intent);
     case 'accept':
@@ -320,14 +497,8 @@ function planIntent(context: Context, intent: Intent): Step {
   }
 }
 
-/**
- * Decides the next step of the SDK's tool loop from the whole prompt. It is called afresh on every step
- * and reads what this request already did from the tool results, so the same prompt always gives the
- * same step, and a loop like viewCart -> removeFromCart -> answer needs no hidden state.
- */
-export function planStep(conversation: Conversation, offered: ReadonlySet<string>): Step {
-  if (conversation.system.includes(TITLE_PROMPT_MARKER)) return say(titleFor(conversation.lastUserText));
-  const intent = parseIntent(conversation.lastUserText);
+/** The next step for one request of the message, from the exchanges made for it so far. */
+function planRequest(conversation: Conversation, offered: ReadonlySet<string>, intent: Intent): Step {
   // Emptying the cart reports each failed removal itself; any other failure ends the request.
   const failed = conversation.current.find(
     (exchange) =>
@@ -335,8 +506,9 @@ export function planStep(conversation: Conversation, offered: ReadonlySet<string
       !(intent.kind === 'empty-cart' && exchange.toolName === 'removeFromCart'),
   );
   if (failed?.outcome?.ok === false) {
-    if (failed.outcome.code === TOOL_FAILURE_CODES.productNotFound) return say(reply.PRODUCT_GONE_REPLY);
-    return say(reply.failureReply(failed.toolName, failed.outcome.error));
+    if (failed.toolName === 'getProductDetails' && failed.outcome.code === TOOL_FAILURE_CODES.productNotFound)
+      return say(reply.PRODUCT_GONE_REPLY);
+    return say(reply.failureReply(failed.toolName, failed.outcome.error, failed.outcome.code));
   }
   const step = planIntent({ conversation, state: shoppingState(conversation), offered }, intent);
   // Every plan reads its earlier steps back from their results; one it cannot read would be asked for
@@ -347,4 +519,44 @@ export function planStep(conversation: Conversation, offered: ReadonlySet<string
     if (repeated) return say(reply.unreadableReply(repeated.toolName));
   }
   return step;
+}
+
+/**
+ * Decides the next step of the SDK's tool loop from the whole prompt. It is called afresh on every step
+ * and reads what this request already did from the tool results, so the same prompt always gives the
+ * same step, and a loop like viewCart -> removeFromCart -> answer needs no hidden state.
+ *
+ * A message with several requests ("add the black one in M and show me matching socks") is answered
+ * request by request: the exchanges of this turn are handed to each request in order, a request owning
+ * them up to the step at which it can answer, so each reads only its own steps while seeing what the
+ * earlier ones changed. The answers are joined once the last is done.
+ */
+export function planStep(conversation: Conversation, offered: ReadonlySet<string>): Step {
+  if (conversation.system.includes(TITLE_PROMPT_MARKER)) return say(titleFor(conversation.lastUserText));
+  const clauses = parseClauses(conversation.lastUserText);
+  const [only] = clauses;
+  if (clauses.length === 1 && only) return planRequest(conversation, offered, only.intent);
+  const exchanges = conversation.current;
+  const answers: string[] = [];
+  let start = 0;
+  for (const { text, intent } of clauses) {
+    let end = start;
+    for (;;) {
+      const part: Conversation = {
+        ...conversation,
+        lastUserText: text,
+        earlier: [...conversation.earlier, ...exchanges.slice(0, start)],
+        current: exchanges.slice(start, end),
+      };
+      const step = planRequest(part, offered, intent);
+      if (step.kind === 'text') {
+        answers.push(step.text);
+        break;
+      }
+      if (end >= exchanges.length) return step;
+      end += 1;
+    }
+    start = end;
+  }
+  return say(answers.join('\n\n'));
 }

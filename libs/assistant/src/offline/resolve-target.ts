@@ -2,6 +2,7 @@ import type { ProductSummary } from '@shop/product-search';
 import { searchTerms } from '@shop/scraper';
 import type { CartItemView } from '../tool-schemas';
 import type { Reference, Superlative } from './reference';
+import { colorMatches } from './resolve-variant';
 import type { ShoppingState } from './shopping-state';
 
 /** Why a reference points at nothing: each case gets its own answer to the shopper. */
@@ -20,6 +21,7 @@ interface Candidate<T> {
   words: string;
   price: number;
   rating?: number;
+  colors: readonly string[];
 }
 
 const found = <T>(value: T): Resolution<T> => ({ ok: true, value });
@@ -76,8 +78,34 @@ function byDefault<T>(candidates: Candidate<T>[]): Resolution<T> {
   return problem({ kind: 'ambiguous', names: candidates.map(({ name }) => name) });
 }
 
+/** "the black one": the only candidate offered in that colour, else the one in focus among several. */
+function byColor<T>(candidates: Candidate<T>[], color: string, focused: T | undefined): Resolution<T> {
+  if (candidates.length === 0) return problem({ kind: 'nothing-to-point-at' });
+  const matching = candidates.filter(({ colors }) => colors.some((offered) => colorMatches(offered, color)));
+  const [only] = matching;
+  if (matching.length === 1 && only) return found(only.value);
+  if (matching.length === 0) return problem({ kind: 'not-found', phrase: `${color} one` });
+  if (focused !== undefined && matching.some(({ value }) => value === focused)) return found(focused);
+  return problem({ kind: 'ambiguous', names: matching.map(({ name }) => name) });
+}
+
+/** "the other one": what is left of the candidates once the one in focus is set aside. */
+function byOther<T>(candidates: Candidate<T>[], focused: T | undefined): Resolution<T> {
+  if (candidates.length === 0) return problem({ kind: 'nothing-to-point-at' });
+  const others = candidates.filter(({ value }) => value !== focused);
+  const [only] = others;
+  if (others.length === 1 && only && others.length < candidates.length) return found(only.value);
+  return problem({ kind: 'ambiguous', names: others.map(({ name }) => name) });
+}
+
 function resolve<T>(reference: Reference, candidates: Candidate<T>[], focused: T | undefined): Resolution<T> {
   switch (reference.kind) {
+    case 'attribute':
+      return byColor(candidates, reference.color, focused);
+    case 'other':
+      return byOther(candidates, focused);
+    case 'both':
+      return byDefault(candidates);
     case 'position':
       return byPosition(candidates, reference.index);
     case 'superlative':
@@ -96,15 +124,29 @@ const productCandidate = (product: ProductSummary): Candidate<ProductSummary> =>
   words: [product.productName, product.brand, ...(product.colors ?? [])].join(' '),
   price: product.price,
   rating: product.rating,
+  colors: product.colors ?? [],
 });
+
+/** What "the cheaper one", "the black one" or "the other one" choose among: a comparison just shown, else the listing. */
+function pool(state: ShoppingState): ProductSummary[] {
+  return state.lastListing === 'compare' && state.compared ? state.compared : (state.listing?.products ?? []);
+}
+
+/** "the last one" after a comparison is the last compared; other positions count in the listing. */
+const choosesAmongShown = (reference: Reference) =>
+  (reference.kind === 'position' && reference.index === -1) ||
+  reference.kind === 'superlative' ||
+  reference.kind === 'attribute' ||
+  reference.kind === 'other' ||
+  reference.kind === 'both';
 
 /** A product of the latest listing (or the one last looked at), as the shopper referred to it. */
 export function resolveProduct(reference: Reference, state: ShoppingState): Resolution<ProductSummary> {
-  const listed = state.listing?.products ?? [];
+  const listed = choosesAmongShown(reference) ? pool(state) : (state.listing?.products ?? []);
   const { focus } = state;
   const focused =
     focus?.kind === 'product'
-      ? focus.product
+      ? (listed.find(({ productId }) => productId === focus.product.productId) ?? focus.product)
       : listed.find(({ productId }) => focus?.kind === 'cart-item' && focus.item.productId === productId);
   const candidates = listed.map(productCandidate);
   if (reference.kind === 'words' && focused && !listed.includes(focused)) {
@@ -127,6 +169,22 @@ export function resolveCartItem(reference: Reference, state: ShoppingState): Res
     name: item.productName,
     words: [item.productName, item.size, item.color].join(' '),
     price: item.price,
+    colors: [item.color],
   }));
   return resolve(reference, candidates, focused);
+}
+
+/**
+ * The products a request about several points at: "both" (the two last compared, or a listing of two),
+ * else the one product its reference resolves to.
+ */
+export function resolveProducts(reference: Reference, state: ShoppingState): Resolution<ProductSummary[]> {
+  if (reference.kind !== 'both') {
+    const one = resolveProduct(reference, state);
+    return one.ok ? found([one.value]) : one;
+  }
+  const shown = pool(state);
+  if (shown.length === 2) return found(shown);
+  if (shown.length === 0) return problem({ kind: 'nothing-to-point-at' });
+  return problem({ kind: 'ambiguous', names: shown.map(({ productName }) => productName) });
 }

@@ -42,6 +42,8 @@ const RELATIVE_PRICES: readonly [RegExp, RelativePrice][] = [
   [/\b(?:pricier|more expensive|higher[- ]priced|higher price)\b/, 'higher'],
 ];
 
+const MATCHING = /\bmatching\b|\bto match\b|\bthat go(?:es)? with (?:it|them)\b/;
+
 /** A message about a gift: who it is for is not what to search for, what they like is. */
 const GIFT = /\b(?:gifts?|presents?)\b|\bwho\s+(?:likes|loves|enjoys|is into)\b/;
 
@@ -61,6 +63,8 @@ export interface SearchRequest {
   relativePrice?: RelativePrice;
   /** The message asks for a gift; its query holds only what the recipient likes. */
   gift: boolean;
+  /** "matching socks": in the colour of what the shopper just chose. */
+  matching: boolean;
 }
 
 function takeSort(scanner: TextScanner): SortBy | undefined {
@@ -97,6 +101,7 @@ function queryWords(rest: string, gift: boolean): string[] {
 export function parseSearchRequest(message: string): SearchRequest {
   const scanner = new TextScanner(message);
   const gift = GIFT.test(scanner.remaining);
+  const matching = scanner.take(MATCHING) !== undefined;
   const { minPrice, maxPrice } = takePriceRange(scanner);
   const relativePrice = takeRelativePrice(scanner);
   const sortBy = takeSort(scanner);
@@ -127,5 +132,6 @@ export function parseSearchRequest(message: string): SearchRequest {
     namesProduct,
     ...(relativePrice !== undefined && minPrice === undefined && maxPrice === undefined && { relativePrice }),
     gift,
+    matching,
   };
 }

@@ -4,6 +4,7 @@ import type { Conversation } from './conversation';
 import {
   readAdded,
   readCart,
+  readComparison,
   readDetails,
   readRemoved,
   readSearch,
@@ -27,9 +28,11 @@ export interface ShoppingState {
   /** The latest search that found products: what "the second one" points into, across empty searches. */
   listing?: SearchSnapshot;
   focus?: Focus;
+  /** The products last put side by side: "the cheaper one", "the other one" point into them. */
+  compared?: ProductSummary[];
   cart: KnownCart;
   /** The list the shopper saw last, which "the second one" of an ambiguous verb ("buy") points into. */
-  lastListing?: 'search' | 'cart';
+  lastListing?: 'search' | 'cart' | 'compare';
   /** Every cart item the conversation has shown, by id, removed ones included, to name what was removed. */
   seenItems: Map<string, CartItemView>;
 }
@@ -51,6 +54,12 @@ export function shoppingState({ earlier, current }: Conversation): ShoppingState
       state.lastListing = 'search';
       const [only] = search.products;
       state.focus = search.products.length === 1 && only ? { kind: 'product', product: only } : undefined;
+    }
+    const comparison = readComparison(exchange);
+    if (comparison) {
+      state.compared = comparison.products;
+      state.lastListing = 'compare';
+      state.focus = undefined;
     }
     const details = readDetails(exchange);
     if (details) state.focus = { kind: 'product', product: details };

@@ -2,6 +2,9 @@ import { productSummarySchema, type ProductSummary } from '@shop/product-search'
 import { z } from 'zod';
 import {
   cartItemSchema,
+  compareProductsOutputSchema,
+  getOrdersOutputSchema,
+  recallMemoriesOutputSchema,
   searchProductsInputSchema,
   type CartItemView,
   type SearchProductsInput,
@@ -95,3 +98,30 @@ export const readRemoved = (exchange: ToolExchange): string | undefined =>
 export const readOrder = (exchange: ToolExchange) => valueOf(exchange, 'checkout', orderRead);
 
 export const readRemembered = (exchange: ToolExchange) => valueOf(exchange, 'rememberMemory', rememberedRead);
+
+/*
+ * A failure result never reaches these readers (it is a failed outcome, see readConversation), so the
+ * new tools' results are read by their success shape.
+ */
+const [ordersRead] = getOrdersOutputSchema.options;
+const [comparisonRead] = compareProductsOutputSchema.options;
+const [recalledRead] = recallMemoriesOutputSchema.options;
+
+export const readOrders = (exchange: ToolExchange) => valueOf(exchange, 'getOrders', ordersRead);
+
+export interface ComparisonSnapshot {
+  products: ProductSummary[];
+  differences: { aspect: string; values: string[] }[];
+  shared: { aspect: string; value: string }[];
+}
+
+export function readComparison(exchange: ToolExchange): ComparisonSnapshot | undefined {
+  const comparison = valueOf(exchange, 'compareProducts', comparisonRead);
+  if (!comparison) return undefined;
+  const products = comparison.products.map(productOf);
+  if (!products.every((product): product is ProductSummary => product !== undefined)) return undefined;
+  return { products, differences: comparison.differences, shared: comparison.shared };
+}
+
+export const readRecalled = (exchange: ToolExchange) =>
+  valueOf(exchange, 'recallMemories', recalledRead)?.memories;

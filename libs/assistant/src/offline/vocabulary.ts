@@ -342,6 +342,7 @@ export const FILLER_WORDS = new Set([
   'us',
   'it',
   'its',
+  'them',
   'this',
   'that',
   'these',
@@ -468,6 +469,16 @@ export const FILLER_WORDS = new Set([
   'instead',
   'help',
   'similar',
+  'actually',
+  'hmm',
+  'um',
+  'uh',
+  'oh',
+  'alright',
+  'yeah',
+  'kindly',
+  'btw',
+  'matching',
 ]);
 
 /** Verbs and phrases of the request itself ("add", "tell me more"), never part of what it is about. */

@@ -25,6 +25,7 @@ import { CheckoutCommand } from '../checkout/checkout.command';
 import { LOGGER, MEMORY_STORE, PRODUCT_SEARCH } from '../infrastructure/tokens';
 import { GetProfileQuery } from '../user/get-profile.query';
 import type { AgentMemory } from '../memory/agent-memory';
+import { LookupTools } from './lookup-tools';
 import { failuresAsResults } from './tool-failure';
 
 const cartItemView = ({ userId: _owner, ...item }: CartItemResponse): CartItemView => item;
@@ -43,6 +44,7 @@ export class ChatTools {
     @Inject(PRODUCT_SEARCH) private readonly products: ProductSearch,
     @Inject(MEMORY_STORE) private readonly memory: AgentMemory,
     @Inject(LOGGER) private readonly logger: Logger,
+    private readonly lookups: LookupTools,
   ) {}
 
   forShopper(userId: string, sessionId: string): ToolSet {
@@ -122,6 +124,7 @@ export class ChatTools {
           ({ fact }) => ({ text: fact }),
         ),
       }),
+      ...this.lookups.forShopper(userId),
     };
   }
 
