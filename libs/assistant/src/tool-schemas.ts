@@ -1,4 +1,4 @@
-import { orderStatuses } from '@shop/contracts';
+import { orderStatuses, orderSummarySchema } from '@shop/contracts';
 import { productCardSchema, productSearchResultSchema } from '@shop/product-search';
 import { SORT_OPTIONS } from '@shop/scraper';
 import { z } from 'zod';
@@ -180,38 +180,7 @@ export const rememberMemoryOutputSchema = toolOutputSchema(
 );
 
 /** An order as GET /api/orders lists it (the OrderSummary, timeline included), with its status in words. */
-export const orderViewSchema = z.object({
-  orderId: z.string(),
-  providerOrderId: z.string(),
-  type: z.enum(['checkout', 'deposit']),
-  phase: z.string().describe("the payment provider's phase, e.g. awaiting-approval"),
-  status: z.enum(orderStatuses),
-  item: z
-    .object({
-      productId: z.string(),
-      productName: z.string(),
-      price: z.number().int().describe('USD cents'),
-      image: z.string(),
-      size: z.string(),
-      color: z.string(),
-      productUrl: z.string(),
-      retailer: z.string(),
-    })
-    .nullable()
-    .describe('what was ordered; null for a wallet deposit'),
-  payment: z.object({ status: z.string(), currency: z.string() }).nullable(),
-  quote: z.object({ totalPrice: z.object({ amount: z.string(), currency: z.string() }) }).nullable(),
-  timeline: z
-    .array(
-      z.object({
-        status: z.enum(orderStatuses),
-        at: z.string(),
-        reason: z.string().optional().describe('why it was cancelled'),
-      }),
-    )
-    .describe('every status the order reached, oldest first, with when'),
-  tx_hash: z.string().nullable().describe('the on-chain digest of the payment; null until there is one'),
-  createdAt: z.string(),
+export const orderViewSchema = orderSummarySchema.extend({
   statusText: z.string().describe('the status in words, to tell the shopper'),
 });
 export type OrderView = z.infer<typeof orderViewSchema>;

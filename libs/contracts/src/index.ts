@@ -18,3 +18,4 @@ export * from './events/payment-events';
 export * from './events/memory-events';
 export * from './events/agent-events';
 export * from './proto';
+export * from './order-summary';
