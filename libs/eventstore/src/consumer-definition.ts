@@ -1,3 +1,4 @@
+import { type ForbiddenSettings, settingDifferences } from './setting-differences';
 import { ConsumerConfig } from 'nats';
 
 /**
@@ -5,7 +6,7 @@ import { ConsumerConfig } from 'nats';
  * stream's messages onto a core subject), headers only (events without their data), a replay at
  * the original pace, a rate limit or server-side back-off (a stalled runner), sampling.
  */
-const forbidden: Record<string, (value: unknown) => boolean> = {
+const forbidden: ForbiddenSettings = {
   deliver_subject: (value) => typeof value === 'string' && value !== '',
   deliver_group: (value) => typeof value === 'string' && value !== '',
   headers_only: (value) => value === true,
@@ -20,17 +21,5 @@ const forbidden: Record<string, (value: unknown) => boolean> = {
  * runner's consumer may not have, as `name: actual (wanted)`. The server leaves false, zero and
  * empty settings out of what it reports.
  */
-export function consumerDifferences(actual: ConsumerConfig, wanted: Partial<ConsumerConfig>): string[] {
-  const reported = actual as unknown as Record<string, unknown>;
-  const differences: string[] = [];
-  for (const [key, value] of Object.entries(wanted)) {
-    const current = reported[key] ?? (value === false || value === 0 ? value : undefined);
-    if (JSON.stringify(current) !== JSON.stringify(value))
-      differences.push(`${key}: ${JSON.stringify(current)} (wanted ${JSON.stringify(value)})`);
-  }
-  for (const [key, isForbidden] of Object.entries(forbidden)) {
-    if (isForbidden(reported[key]))
-      differences.push(`${key}: ${JSON.stringify(reported[key])} (wanted none)`);
-  }
-  return differences;
-}
+export const consumerDifferences = (actual: ConsumerConfig, wanted: Partial<ConsumerConfig>): string[] =>
+  settingDifferences(actual, wanted, forbidden);

@@ -1,3 +1,4 @@
+import { type ForbiddenSettings, settingDifferences } from './setting-differences';
 import { StreamConfig } from 'nats';
 import template from '../../../infra/nats/event-stream.json';
 
@@ -45,7 +46,7 @@ export function snapshotBucketConfig(params: StreamDefinitionParams): Partial<St
  * another subject (a bucket republishing into the event stream would append events under the
  * writer of a snapshot key), messages coming from another stream, or a seal no one can lift.
  */
-const forbidden: Record<string, (value: unknown) => boolean> = {
+const forbidden: ForbiddenSettings = {
   republish: (value) => value !== undefined && value !== null,
   mirror: (value) => value !== undefined && value !== null,
   sources: (value) => Array.isArray(value) && value.length > 0,
@@ -56,20 +57,8 @@ const forbidden: Record<string, (value: unknown) => boolean> = {
  * Each setting of `actual` that is not what `wanted` says, or that a stream may not have, as
  * `name: actual (wanted)`. The server leaves false, zero and empty settings out of what it reports.
  */
-export function streamDifferences(actual: StreamConfig, wanted: Partial<StreamConfig>): string[] {
-  const reported = actual as unknown as Record<string, unknown>;
-  const differences: string[] = [];
-  for (const [key, value] of Object.entries(wanted)) {
-    const current = reported[key] ?? (value === false || value === 0 ? value : undefined);
-    if (JSON.stringify(current) !== JSON.stringify(value))
-      differences.push(`${key}: ${JSON.stringify(current)} (wanted ${JSON.stringify(value)})`);
-  }
-  for (const [key, isForbidden] of Object.entries(forbidden)) {
-    if (isForbidden(reported[key]))
-      differences.push(`${key}: ${JSON.stringify(reported[key])} (wanted none)`);
-  }
-  return differences;
-}
+export const streamDifferences = (actual: StreamConfig, wanted: Partial<StreamConfig>): string[] =>
+  settingDifferences(actual, wanted, forbidden);
 
 /** A stream a service binds to is missing, or differs from its definition: the service does not start. */
 export class StreamDefinitionError extends Error {
