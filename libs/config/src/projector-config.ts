@@ -8,6 +8,8 @@ export const projectorEnv = sharedEnv
     /** /metrics, /ready and /health of the projector, which has no other HTTP port. */
     METRICS_PORT: port(9464),
     PROJECTOR_BATCH_SIZE: z.coerce.number().int().min(1).max(10_000).default(500),
+    /** Messages per batch while a projection is behind (read and written in bulk); 0: never. */
+    PROJECTOR_CATCH_UP_BATCH_SIZE: z.coerce.number().int().min(0).max(50_000).default(5000),
     PROJECTOR_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(3),
     /** Each batch's commit waits for the WAL flush (not needed to rebuild after a crash). */
     PROJECTOR_DURABLE_COMMITS: booleanFlag(false),

@@ -1,15 +1,17 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AckPolicy, ConsumerMessages, DeliverPolicy, JsMsg, nanos } from 'nats';
-import { partitionOfSubject, RecordedEvent } from '@shop/contracts';
-import { EventStore } from '@shop/eventstore';
+import { aggregateWildcard, partitionOfSubject, RecordedEvent } from '@shop/contracts';
+import { EventStore, RawCommit } from '@shop/eventstore';
 import { BatchApplier, BatchItem, BatchOutcome, CheckpointMovedError } from './batch-applier';
 import { decodeBatchItems } from './decode-batch-items';
 import { checkpointSubject, consumerNameFor } from './checkpoint-subject';
+import { mergeBySequence } from './merge-by-sequence';
 import { preparePartitionCheckpoint } from './partition-checkpoints';
 import { AnyKysely, AnyProjection } from './projection';
 import { ownConnectionLock, RunnerLock } from './runner-lock';
 import { isTransientError } from './transient-error';
 import { tracedApply } from './traced-apply';
+import { WriteMode } from './write-rows';
 
 export interface RunnerLogger {
   info(obj: object, msg: string): void;
@@ -26,7 +28,15 @@ export interface ProjectionRunnerOptions {
   lock?: RunnerLock;
   schema: string;
   projection: AnyProjection;
+  /** Messages per batch while caught up (today's latency: what arrived while the last one was written). */
   batchSize?: number;
+  /**
+   * Messages per batch while behind by more than four live batches: read from the stream by
+   * the projection's aggregates (ephemeral consumers, no acknowledgements) and written the bulk
+   * way (see WriteMode), each batch with its checkpoint in one transaction as a live one.
+   * 0: never; a runner behind then works through its consumer in live batches.
+   */
+  catchUpBatchSize?: number;
   maxAttempts?: number;
   /**
    * Each batch's commit waits for the WAL flush (the fsync a projection's consistency does not
@@ -35,8 +45,11 @@ export interface ProjectionRunnerOptions {
    */
   durableCommits?: boolean;
   logger?: RunnerLogger;
-  onBatch?: (outcome: BatchOutcome, projection: string, batchSize: number) => void;
+  onBatch?: (outcome: BatchOutcome, projection: string, batchSize: number, path: BatchPath) => void;
 }
+
+/** Which way a batch was read and written: from the consumer in live batches, or caught up in bulk. */
+export type BatchPath = 'live' | 'catch-up';
 
 const silent: RunnerLogger = { info() {}, warn() {}, error() {} };
 
@@ -76,6 +89,11 @@ const refusalRetryMs = 5000;
  */
 export class ProjectionRunner {
   private readonly batchSize: number;
+  private readonly catchUpBatchSize: number;
+  /** Behind by more than this many messages, the runner catches up in bulk. */
+  private readonly catchUpAfter: number;
+  /** Set when the consumer reported the runner behind: it leaves the consumer to catch up. */
+  private fellBehind = false;
   private readonly applier: BatchApplier;
   private readonly logger: RunnerLogger;
   private position = -1;
@@ -102,6 +120,8 @@ export class ProjectionRunner {
 
   constructor(private readonly options: ProjectionRunnerOptions) {
     this.batchSize = options.batchSize ?? 500;
+    this.catchUpBatchSize = options.catchUpBatchSize ?? 5000;
+    this.catchUpAfter = this.batchSize * 4;
     this.logger = options.logger ?? silent;
     this.applier = new BatchApplier(
       options.db,
@@ -205,9 +225,14 @@ export class ProjectionRunner {
         this.notifyWaiters();
         this.unacked = null;
         this.unackedCount = 0;
-        await this.recreateConsumer(this.position + 1);
         this.resetReason = null;
-        await this.consume();
+        this.fellBehind = false;
+        await this.catchUp();
+        if (this.stopping) break;
+        if (!this.resetReason) {
+          await this.recreateConsumer(this.position + 1);
+          await this.consume();
+        }
         backoff = 100;
         if (this.resetReason)
           this.logger.warn({ projection: this.name, reason: this.resetReason }, 'consumer reset');
@@ -266,11 +291,71 @@ export class ProjectionRunner {
       }
       const batch = buffer.splice(0, this.batchSize);
       await this.processWithRetry(batch);
+      if (this.catchUpBatchSize > 0 && batch.length > 0 && batch.at(-1)!.info.pending > this.catchUpAfter) {
+        this.fellBehind = true;
+        break;
+      }
     }
     messages.stop();
     await pump.catch(() => undefined);
-    // A clean stop leaves the row where the runner got to; after a reset the row is the truth.
-    if (this.stopping && !this.resetReason) await this.flushCheckpoint().catch(() => undefined);
+    // A clean stop (or a switch to catching up) leaves the row where the runner got to; after
+    // a reset the row is the truth.
+    if ((this.stopping || this.fellBehind) && !this.resetReason)
+      await this.flushCheckpoint().catch(() => undefined);
+  }
+
+  /**
+   * While the stream's end is more than `catchUpAfter` messages ahead, reads up to it by the
+   * projection's aggregates (only their messages, where the consumer delivers every one) and
+   * applies them in batches of `catchUpBatchSize`, written in bulk. The checkpoint then stands
+   * at that end, over the other aggregates' messages too.
+   */
+  private async catchUp(): Promise<void> {
+    if (this.catchUpBatchSize <= 0) return;
+    const { store, projection } = this.options;
+    while (!this.stopping && !this.resetReason) {
+      const last = await store.lastStreamSequence();
+      if (last - this.position <= this.catchUpAfter) return;
+      const reader = mergeBySequence(
+        [...new Set(projection.aggregates)].map((aggregate) =>
+          store.readRaw(this.position + 1, last, aggregateWildcard(store.subjectPrefix, aggregate)),
+        ),
+      );
+      let raws: RawCommit[] = [];
+      try {
+        for await (const raw of reader) {
+          raws.push(raw);
+          if (raws.length < this.catchUpBatchSize) continue;
+          await this.withRetry(() => this.processCaughtUp(raws));
+          raws = [];
+          if (this.stopping || this.resetReason) return;
+        }
+      } finally {
+        await reader.return(undefined);
+      }
+      if (raws.length > 0) await this.withRetry(() => this.processCaughtUp(raws));
+      if (this.resetReason) return;
+      if (this.position < last) {
+        // Only other aggregates' messages follow: nothing to apply, the row moves over them.
+        this.position = last;
+        await this.flushWithRetry();
+      }
+      this.notifyWaiters();
+    }
+  }
+
+  /** One catch-up batch: the projection's messages in stream order, another partition's skipped. */
+  private async processCaughtUp(raws: readonly RawCommit[]): Promise<void> {
+    const fresh = raws.filter((raw) => raw.sequence > this.position);
+    if (fresh.length === 0) return;
+    const items: BatchItem[] = fresh.map(({ sequence, subject }) => ({ sequence, subject, events: [] }));
+    const toDecode = fresh.flatMap((raw, i) => (this.reads(raw.subject) ? [i] : []));
+    const decoded = await decodeBatchItems(
+      this.options.store,
+      toDecode.map((i) => fresh[i]!),
+    );
+    toDecode.forEach((at, i) => (items[at] = decoded[i]!));
+    await this.applyBatch(items, [], 'bulk', 'catch-up');
   }
 
   private processWithRetry(batch: JsMsg[]): Promise<void> {
@@ -321,7 +406,7 @@ export class ProjectionRunner {
   }
 
   private async process(batch: JsMsg[]): Promise<void> {
-    const { store, projection } = this.options;
+    const { store } = this.options;
     const items: BatchItem[] = [];
     const taken: JsMsg[] = [];
     const toDecode: number[] = [];
@@ -367,8 +452,23 @@ export class ProjectionRunner {
       return;
     }
 
+    await this.applyBatch(items, taken, 'batch', 'live');
+  }
+
+  /**
+   * Applies a batch with its checkpoint, then what follows its commit: caches, the
+   * acknowledgement of `taken` (none on the catch-up path, which reads without a consumer of
+   * its own), the announcement, the parked subjects' log lines.
+   */
+  private async applyBatch(
+    items: readonly BatchItem[],
+    taken: readonly JsMsg[],
+    mode: WriteMode,
+    path: BatchPath,
+  ): Promise<void> {
+    const { store, projection } = this.options;
     const outcome = await tracedApply(this.name, `${store.subjectPrefix}.>`, taken, () =>
-      this.applier.apply(items, this.persisted),
+      this.applier.apply(items, this.persisted, mode),
     );
     this.position = outcome.checkpoint;
     this.persisted = outcome.checkpoint;
@@ -381,8 +481,10 @@ export class ProjectionRunner {
       });
     }
     // AckPolicy.All: the last message acknowledges the batch. Sent with the announcement, in one write.
-    this.unacked = taken.at(-1)!;
-    this.ackTaken();
+    if (taken.length > 0) {
+      this.unacked = taken.at(-1)!;
+      this.ackTaken();
+    }
     store.nc.publish(checkpointSubject(store.subjectPrefix, projection.name), String(this.position));
     for (const parked of outcome.parked) {
       // The poison message's correlation id leads an operator to the request that caused it.
@@ -393,7 +495,7 @@ export class ProjectionRunner {
         'subject parked after repeated failures',
       );
     }
-    this.options.onBatch?.(outcome, this.name, items.length);
+    this.options.onBatch?.(outcome, this.name, items.length, path);
     this.notifyWaiters();
   }
 
