@@ -37,6 +37,11 @@ export interface ProjectionRunnerOptions {
    * 0: never; a runner behind then works through its consumer in live batches.
    */
   catchUpBatchSize?: number;
+  /**
+   * While caught up, a batch of one message the projection reads waits this long for company
+   * (more messages to apply in the same transaction) before it is applied. 0: never waits.
+   */
+  batchWaitMs?: number;
   maxAttempts?: number;
   /**
    * Each batch's commit waits for the WAL flush (the fsync a projection's consistency does not
@@ -92,6 +97,7 @@ export class ProjectionRunner {
   private readonly catchUpBatchSize: number;
   /** Behind by more than this many messages, the runner catches up in bulk. */
   private readonly catchUpAfter: number;
+  private readonly batchWaitMs: number;
   /** Set when the consumer reported the runner behind: it leaves the consumer to catch up. */
   private fellBehind = false;
   private readonly applier: BatchApplier;
@@ -122,6 +128,7 @@ export class ProjectionRunner {
     this.batchSize = options.batchSize ?? 500;
     this.catchUpBatchSize = options.catchUpBatchSize ?? 5000;
     this.catchUpAfter = this.batchSize * 4;
+    this.batchWaitMs = options.batchWaitMs ?? 0;
     this.logger = options.logger ?? silent;
     this.applier = new BatchApplier(
       options.db,
@@ -288,6 +295,9 @@ export class ProjectionRunner {
         this.wake = null;
         if (!woken && buffer.length === 0) await this.flushWithRetry();
         continue;
+      }
+      if (this.batchWaitMs > 0 && buffer.length === 1 && this.reads(buffer[0]!.subject)) {
+        await sleep(this.batchWaitMs);
       }
       const batch = buffer.splice(0, this.batchSize);
       await this.processWithRetry(batch);
