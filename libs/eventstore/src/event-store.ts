@@ -301,6 +301,8 @@ export class EventStore {
   /**
    * The stored messages undecoded, so a reader can decide what to do with one it cannot decode;
    * with `filterSubject`, only those of the subjects it matches (one filter: nats-server 2.9).
+   * Filtered, the read ends at the first match at or past `untilSequence`, so a match must be
+   * there (`lastSequence` takes the filter to find the last), or it stalls and fails.
    */
   async *readRaw(
     fromSequence = 1,
@@ -380,11 +382,6 @@ export class EventStore {
           failures = 0;
           yield message;
           if (message.seq >= last) break;
-          // Filtered, the last match may come well before `last`: none left pending is the end.
-          if (filterSubject && message.info.pending === 0) {
-            next = last + 1;
-            break;
-          }
         }
       } catch (error) {
         // Only a consumer that could not be reached is replaced; anything else is the caller's to see.

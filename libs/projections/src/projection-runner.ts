@@ -5,7 +5,6 @@ import { EventStore, RawCommit } from '@shop/eventstore';
 import { BatchApplier, BatchItem, BatchOutcome, CheckpointMovedError } from './batch-applier';
 import { decodeBatchItems } from './decode-batch-items';
 import { checkpointSubject, consumerNameFor } from './checkpoint-subject';
-import { mergeBySequence } from './merge-by-sequence';
 import { preparePartitionCheckpoint } from './partition-checkpoints';
 import { AnyKysely, AnyProjection } from './projection';
 import { ownConnectionLock, RunnerLock } from './runner-lock';
@@ -315,42 +314,43 @@ export class ProjectionRunner {
   }
 
   /**
-   * While the stream's end is more than `catchUpAfter` messages ahead, reads up to it by the
-   * projection's aggregates (only their messages, where the consumer delivers every one) and
-   * applies them in batches of `catchUpBatchSize`, written in bulk. The checkpoint then stands
-   * at that end, over the other aggregates' messages too.
+   * While the stream's end is more than `catchUpAfter` messages ahead, reads on by windows of
+   * the stream: each aggregate the projection reads through a consumer filtered on it (only
+   * its messages, where the projection's consumer is delivered every one), read to the window's
+   * end one after the other, then put in stream order and applied as one batch, written in
+   * bulk. The checkpoint then stands at the window's end, over other aggregates' messages too.
+   * Read one after the other, not side by side: a reader left waiting while another is read
+   * misses its heartbeats and stalls. Each window aims at `catchUpBatchSize` of the
+   * projection's messages.
    */
   private async catchUp(): Promise<void> {
     if (this.catchUpBatchSize <= 0) return;
     const { store, projection } = this.options;
+    const filters = [...new Set(projection.aggregates)].map((a) => aggregateWildcard(store.subjectPrefix, a));
+    let window = this.catchUpBatchSize;
     while (!this.stopping && !this.resetReason) {
       const last = await store.lastStreamSequence();
       if (last - this.position <= this.catchUpAfter) return;
-      const reader = mergeBySequence(
-        [...new Set(projection.aggregates)].map((aggregate) =>
-          store.readRaw(this.position + 1, last, aggregateWildcard(store.subjectPrefix, aggregate)),
-        ),
-      );
-      let raws: RawCommit[] = [];
-      try {
-        for await (const raw of reader) {
-          raws.push(raw);
-          if (raws.length < this.catchUpBatchSize) continue;
-          await this.withRetry(() => this.processCaughtUp(raws));
-          raws = [];
-          if (this.stopping || this.resetReason) return;
-        }
-      } finally {
-        await reader.return(undefined);
+      const until = Math.min(last, this.position + window);
+      const raws: RawCommit[] = [];
+      for (const filter of filters) {
+        // A filtered read ends on a match at or past its end: its last match, if before `until`.
+        const lastMatch = await store.lastSequence(filter);
+        if (lastMatch <= this.position) continue;
+        const end = Math.min(until, lastMatch);
+        for await (const raw of store.readRaw(this.position + 1, end, filter)) raws.push(raw);
       }
+      raws.sort((x, y) => x.sequence - y.sequence);
       if (raws.length > 0) await this.withRetry(() => this.processCaughtUp(raws));
-      if (this.resetReason) return;
-      if (this.position < last) {
-        // Only other aggregates' messages follow: nothing to apply, the row moves over them.
-        this.position = last;
+      if (this.stopping || this.resetReason) return;
+      if (this.position < until) {
+        // Only other aggregates' messages follow in the window: the row moves over them.
+        this.position = until;
         await this.flushWithRetry();
       }
       this.notifyWaiters();
+      const aimed = Math.round((window * this.catchUpBatchSize) / Math.max(1, raws.length));
+      window = Math.min(this.catchUpBatchSize * 16, Math.max(this.catchUpBatchSize, aimed));
     }
   }
 
