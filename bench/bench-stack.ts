@@ -26,8 +26,11 @@ export interface BenchStack {
   /** From spawning each service to its first ready answer of /ready. */
   startupSeconds: { projector: number; gateway: number };
   gateway: ServiceProcess;
+  /** Replaced by restartProjector. */
   projector: ServiceProcess;
   provider: ProviderSandbox;
+  /** Stops the projector (SIGTERM, as a deploy does), waits `downMs`, starts it again and waits until it is ready. */
+  restartProjector(downMs: number): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -137,7 +140,7 @@ export async function startBenchStack(
     started.push(gateway);
     await untilReady(gatewayUrl, gateway);
     const gatewayStartup = (performance.now() - spawnedAt) / 1000;
-    return {
+    const stack: BenchStack = {
       names,
       gatewayUrl,
       gatewayMetricsUrl,
@@ -148,8 +151,22 @@ export async function startBenchStack(
       gateway,
       projector,
       provider,
+      async restartProjector(downMs) {
+        await stack.projector.stop();
+        started.splice(started.indexOf(stack.projector), 1);
+        await new Promise((r) => setTimeout(r, downMs));
+        const restarted = startServiceProcess(
+          entry('projector'),
+          { ...env, ...projectorSettings },
+          { compiled },
+        );
+        started.unshift(restarted);
+        stack.projector = restarted;
+        await untilReady(projectorUrl, restarted);
+      },
       stop,
     };
+    return stack;
   } catch (error) {
     await stop();
     throw error;

@@ -16,6 +16,8 @@ export async function closedLoop(
   concurrency: number,
   seconds: number,
   operation: (worker: number, iteration: number) => Promise<number[]>,
+  /** Ends the loop before `seconds` once it answers true. */
+  enough: () => boolean = () => false,
 ): Promise<LoadResult> {
   const latencies: number[] = [];
   let errors = 0;
@@ -24,7 +26,7 @@ export async function closedLoop(
   const deadline = started + seconds * 1000;
   await Promise.all(
     Array.from({ length: concurrency }, async (_, worker) => {
-      for (let i = 0; performance.now() < deadline; i++) {
+      for (let i = 0; performance.now() < deadline && !enough(); i++) {
         try {
           latencies.push(...(await operation(worker, i)));
         } catch (error) {

@@ -86,12 +86,12 @@ function readYourWrites(
 }
 
 /** Worker `w` cycles through its own users, so no two workers ever write the same cart. */
-function userOf(ctx: PhaseContext, worker: number, iteration: number): BenchUser {
+export function userOf(ctx: PhaseContext, worker: number, iteration: number): BenchUser {
   const perWorker = ctx.users.length / ctx.concurrency;
   return ctx.users[worker + ctx.concurrency * (iteration % perWorker)]!;
 }
 
-async function addAndRemove(api: ApiClient, user: BenchUser): Promise<number[]> {
+export async function addAndRemove(api: ApiClient, user: BenchUser): Promise<number[]> {
   const added = await api.expect(201, 'POST', '/api/cart', { jar: user.jar, body: benchProduct() });
   const id = (added.body as { id: string }).id;
   const removed = await api.expect(204, 'DELETE', `/api/cart/${id}`, { jar: user.jar });

@@ -46,6 +46,7 @@ export function resultRows(r: Record<string, any>, baseline?: Record<string, any
     encryption,
     tracing,
     projectorThroughput: throughput,
+    saturation,
   } = r;
   if (startup) {
     rows.push(row('services run', startup.runs));
@@ -214,6 +215,12 @@ export function resultRows(r: Record<string, any>, baseline?: Record<string, any
     );
     rows.push(
       row(
+        `projector catching up, ${throughput.partitions} partitions, 1 process: CPU ms per event`,
+        `${cpuMsPer(one.cpuSeconds[0], throughput.events)}`,
+      ),
+    );
+    rows.push(
+      row(
         'stream: bytes per event, subjects, consumers',
         `${throughput.stream.bytesPerEvent}, ${throughput.stream.subjects}, ${throughput.stream.consumers}`,
       ),
@@ -225,6 +232,31 @@ export function resultRows(r: Record<string, any>, baseline?: Record<string, any
           .filter((t: { rows: number }) => t.rows > 0)
           .map((t: { table: string; bytesPerRow: number }) => `${t.table} ${t.bytesPerRow}`)
           .join(', '),
+      ),
+    );
+  }
+  if (saturation) {
+    const { saturation: s, catchUp: c } = saturation;
+    rows.push(
+      row(
+        `sustained saturation, ${s.seconds} s: cart commands/s, p99 ms`,
+        `${s.commandsPerSecond}, ${s.p99Ms}`,
+      ),
+    );
+    rows.push(
+      row(
+        'sustained saturation: cart projection lag p99 (events), first / last slice',
+        `${s.lagEvents[0]?.p99} / ${s.lagEvents.at(-1)?.p99} (${s.lastToFirstP99}x)`,
+        '<= 2x',
+        s.bounded,
+      ),
+    );
+    rows.push(
+      row(
+        `catch-up after the projector stopped ${c.stoppedSeconds} s under that load: s (events behind, events/s)`,
+        `${c.caughtUpSeconds ?? '> 80'} (${c.lagAtRestartEvents}, ${c.eventsPerSecond ?? '-'})`,
+        '<= 20',
+        c.caughtUpSeconds !== null && c.caughtUpSeconds <= 20,
       ),
     );
   }

@@ -28,8 +28,9 @@ import { renderTable, resultRows } from './report';
 import { gatewayLayerTable, RunResults } from './profile-layers';
 import { profileThisProcess } from './self-profile';
 import { measureProjectorThroughput } from './projector-throughput';
-import { measureTracingCost, tracingVariants } from './tracing-cost';
 import { readServerConnections } from './server-connections';
+import { sustainedSaturation } from './sustained-saturation';
+import { measureTracingCost, tracingVariants } from './tracing-cost';
 import { onboardUsers } from './users';
 
 /**
@@ -39,7 +40,8 @@ import { onboardUsers } from './users';
  * under it, the read path, write-to-readable latency at a fixed rate, how latency and rebuild
  * time grow with the stream, a rebuild of every projection from >= 200,000 events, projector
  * throughput with one and two processes on one partitioned stream (with what the stream and the
- * read models hold per event and per row), the services' memory, and what sealing personal fields costs on appends and rebuild (a tenth of the rebuild's
+ * read models hold per event and per row), the cart projection's lag under writes at the maximum
+ * for minutes and its catch-up after the projector stopped under them, the services' memory, and what sealing personal fields costs on appends and rebuild (a tenth of the rebuild's
  * events, clear against sealed; alone: `npm run bench:encryption`), and what tracing costs a
  * command (stacks exporting every span, a tenth of the traces, and every span with query spans,
  * beside two untraced ones, whose difference is the noise floor, all under load at once). Prints every figure with its
@@ -48,11 +50,14 @@ import { onboardUsers } from './users';
  * Flags: --seconds N per load phase (20), --concurrency N (32), --events N for the rebuild
  * (200000), --idle-seconds N (60), --idle-settle-seconds N (60: start-up work, V8's
  * first full collections among it, is not idling), --growth-events N (12500: the 1x of the growth phase, which
- * goes to 16x), --phases idle,write,raw,read,paced,growth,rebuild,throughput,encryption,tracing
+ * goes to 16x), --phases idle,write,raw,read,paced,growth,rebuild,throughput,saturation,encryption,tracing
  * (all), --throughput-events N (100000), --throughput-partitions N (4: STREAM_PARTITIONS there),
  * --tracing-rounds N (6: slices of the tracing cost, each a quarter of --seconds),
  * --tracing-rate N (20 cart operations/s per stack in those slices), --tracing-pool-size N (5:
- * DATABASE_POOL_SIZE of each tracing stack's gateway and projector), --profile
+ * DATABASE_POOL_SIZE of each tracing stack's gateway and projector), --saturation-minutes N (5:
+ * the sustained-saturation phase's writes at the maximum; fractions allowed, 0.5 is 30 s),
+ * --saturation-stopped-seconds N (60: how long that phase stops the projector under the same
+ * load before timing its catch-up), --profile
  * (V8 CPU profiles of the gateway and projector under bench/results/profiles-*), --projector-env
  * KEY=VALUE (see below), --transpiled (TypeScript through the runtime transpiler in development
  * mode, as `npm start` runs it, instead of the build), --baseline <results.json> (an earlier
@@ -70,8 +75,12 @@ const idleSeconds = Number(option('idle-seconds', '60'));
 const idleSettleSeconds = Number(option('idle-settle-seconds', '60'));
 const growthEvents = Number(option('growth-events', '12500'));
 const phases = new Set(
-  option('phases', 'idle,write,raw,read,paced,growth,rebuild,throughput,encryption,tracing').split(','),
+  option('phases', 'idle,write,raw,read,paced,growth,rebuild,throughput,saturation,encryption,tracing').split(
+    ',',
+  ),
 );
+const saturationMinutes = Number(option('saturation-minutes', '5'));
+const saturationStoppedSeconds = Number(option('saturation-stopped-seconds', '60'));
 const tracingRounds = Number(option('tracing-rounds', '6'));
 const tracingRate = Number(option('tracing-rate', '20'));
 const tracingPoolSize = Number(option('tracing-pool-size', String(TRACING_POOL_SIZE)));
@@ -263,6 +272,12 @@ async function main(): Promise<void> {
         partitions: throughputPartitions,
         checkpointRows: projectionUnits(() => readModelProjections(), throughputPartitions).length,
         log,
+      });
+    }
+    if (phases.has('saturation')) {
+      results.saturation = await sustainedSaturation(ctx, {
+        seconds: saturationMinutes * 60,
+        stoppedSeconds: saturationStoppedSeconds,
       });
     }
     if (phases.has('encryption')) {

@@ -551,6 +551,51 @@ describe('the shipped NATS configuration', () => {
     await gateway.snapshots.verify();
   });
 
+  it('lets a projector left behind catch up through the bulk path under its own user', async () => {
+    await stack.stopProjector();
+    const store = await stack.store();
+    const ids = Array.from({ length: 60 }, () => randomUUID());
+    for (const id of ids) {
+      await store.append(
+        'user',
+        id,
+        [{ type: 'UserRegistered', data: { providerSubject: `dev|${id}`, email: null } }],
+        {
+          commandId: randomUUID(),
+          correlationId: 'nats-catch-up',
+          actor: { kind: 'system', id: null },
+          expectedSequence: 0,
+        },
+      );
+    }
+    const head = await lastSequence();
+    // Behind by far more than four live batches: every projection starts on the bulk path.
+    const projector = await stack.startProjector({
+      ...credentialOf('projector'),
+      PROJECTOR_BATCH_SIZE: '5',
+      PROJECTOR_CATCH_UP_BATCH_SIZE: '20',
+    });
+    const positions = await eventually(
+      () => checkpoints(stack.database, stack.env.schema),
+      (p) => (p.users ?? 0) >= head,
+      30_000,
+    );
+    expect(positions.users).toBeGreaterThanOrEqual(head);
+    const usersBatches = (await projector.metrics.projectionBatches.get()).values.filter(
+      (v) => v.labels.projection === 'users',
+    );
+    expect(
+      usersBatches.filter((v) => v.labels.path === 'catch-up').reduce((sum, v) => sum + v.value, 0),
+    ).toBeGreaterThan(0);
+    const { count } = await stack.database.db
+      .withSchema(stack.env.schema)
+      .selectFrom('users')
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .where('user_id', 'in', ids)
+      .executeTakeFirstOrThrow();
+    expect(Number(count)).toBe(ids.length);
+  });
+
   it('refused only the probes above, nothing the services themselves do', () => {
     const refusals = nats
       .output()

@@ -338,10 +338,19 @@ export class EventStore {
     }
   }
 
-  /** The stored messages undecoded, so a reader can decide what to do with one it cannot decode. */
-  async *readRaw(fromSequence = 1, untilSequence?: number): AsyncGenerator<RawCommit> {
+  /**
+   * The stored messages undecoded, so a reader can decide what to do with one it cannot decode;
+   * with `filterSubject`, only those of the subjects it matches (one filter: nats-server 2.9).
+   * Filtered, the read ends at the first match at or past `untilSequence`, so a match must be
+   * there (`lastSequence` takes the filter to find the last), or it stalls and fails.
+   */
+  async *readRaw(
+    fromSequence = 1,
+    untilSequence?: number,
+    filterSubject?: string,
+  ): AsyncGenerator<RawCommit> {
     const last = untilSequence ?? (await this.lastStreamSequence());
-    yield* this.readWithConsumer(fromSequence, last);
+    yield* this.readWithConsumer(fromSequence, last, filterSubject);
   }
 
   private async readSubjectWithConsumer(subject: string, afterSequence: number): Promise<LoadedEvents> {
@@ -388,7 +397,7 @@ export class EventStore {
       const subscription = this.nc.subscribe(inbox);
       const stall = stallWatch(subscription, READ_HEARTBEAT_MS * 2);
       try {
-        await jsm.consumers.add(this.stream, {
+        const created = await jsm.consumers.add(this.stream, {
           deliver_subject: inbox,
           ack_policy: AckPolicy.None,
           deliver_policy: DeliverPolicy.StartSequence,
@@ -400,6 +409,8 @@ export class EventStore {
           inactive_threshold: nanos(READ_INACTIVE_MS),
           ...(filterSubject ? { filter_subject: filterSubject } : {}),
         });
+        // Filtered, nothing may match at all: no message would ever come to end the read.
+        if (filterSubject && created.num_pending === 0) break;
         stall.arm();
         for await (const message of subscription) {
           stall.arm();

@@ -1,5 +1,5 @@
 import type { EventStore } from '@shop/eventstore';
-import type { BatchOutcome, ReadModelPositions } from '@shop/projections';
+import type { BatchOutcome, BatchPath, ReadModelPositions } from '@shop/projections';
 import { ServiceMetrics } from './service-metrics';
 
 /**
@@ -22,11 +22,12 @@ export function timeWriteToReadable(metrics: ServiceMetrics, positions: ReadMode
   });
 }
 
-/** A ProjectionRunner `onBatch` that counts applied events, batch sizes and parkings. */
+/** A ProjectionRunner `onBatch` that counts batches by path, applied events, batch sizes and parkings. */
 export function projectionBatchMetrics(
   metrics: ServiceMetrics,
-): (outcome: BatchOutcome, projection: string, batchSize: number) => void {
-  return (outcome, projection, batchSize) => {
+): (outcome: BatchOutcome, projection: string, batchSize: number, path: BatchPath) => void {
+  return (outcome, projection, batchSize, path) => {
+    metrics.projectionBatches.inc({ projection, path });
     metrics.projectionEventsApplied.inc({ projection }, outcome.applied.length);
     metrics.projectionBatchSize.observe({ projection }, batchSize);
     if (outcome.parked.length > 0) metrics.projectionParkings.inc({ projection }, outcome.parked.length);

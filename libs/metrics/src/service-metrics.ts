@@ -60,6 +60,13 @@ export class ServiceMetrics {
     registers: [this.registry],
   });
 
+  readonly projectionBatches = new Counter({
+    name: 'projection_batches_total',
+    help: 'Batches a projection runner in this process applied, by path: live (from its consumer) or catch-up (read in bulk while behind)',
+    labelNames: ['projection', 'path'] as const,
+    registers: [this.registry],
+  });
+
   readonly projectionEventsApplied = new Counter({
     name: 'projection_events_applied_total',
     help: 'Events applied by a projection runner in this process',

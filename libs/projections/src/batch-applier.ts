@@ -3,6 +3,7 @@ import { RecordedEvent } from '@shop/contracts';
 import { BookkeepingDatabase } from '@shop/db';
 import { AnyKysely, AnyProjection } from './projection';
 import { isTransientError } from './transient-error';
+import { WriteMode } from './write-rows';
 
 /** One stream message for a projection: its decoded events, or why they could not be decoded. */
 export interface BatchItem {
@@ -77,7 +78,12 @@ export class BatchApplier {
     return this.storedCheckpoint(this.db);
   }
 
-  async apply(items: readonly BatchItem[], expectedCheckpoint: number): Promise<BatchOutcome> {
+  /** `mode`: how the projection writes its rows (a message retried on its own is a small batch). */
+  async apply(
+    items: readonly BatchItem[],
+    expectedCheckpoint: number,
+    mode: WriteMode = 'batch',
+  ): Promise<BatchOutcome> {
     if (items.length === 0) return { checkpoint: expectedCheckpoint, applied: [], parked: [] };
     const checkpoint = items.at(-1)!.sequence;
     try {
@@ -90,7 +96,7 @@ export class BatchApplier {
             parked.push(await this.park(trx, item, item.decodeError ?? 'undecodable message', 1, state));
           } else applied.push(...item.events);
         }
-        await this.projection.apply(trx.withSchema(this.schema), applied);
+        await this.projection.apply(trx.withSchema(this.schema), applied, mode);
         return { checkpoint, applied, parked };
       });
     } catch (error) {

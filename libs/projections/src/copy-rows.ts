@@ -1,4 +1,4 @@
-import { CompiledQuery, sql } from 'kysely';
+import { CompiledQuery, RawBuilder, sql } from 'kysely';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { from as copyFrom } from 'pg-copy-streams';
@@ -20,16 +20,37 @@ export async function copyRows(
   table: string,
   rows: Iterable<Row>,
 ): Promise<number> {
-  const columns = new Set<string>();
-  const all: Row[] = [];
-  for (const row of rows) {
-    all.push(row);
-    for (const column in row) columns.add(column);
-  }
+  const all = [...rows];
   if (all.length === 0) return 0;
-  const json = await jsonColumns(db, schema, table);
-  const encoders = [...columns].map((column) => (json.has(column) ? jsonField : textField));
-  const names = [...columns];
+  const json = await jsonColumns(db, sql`format('%I.%I', ${schema}::text, ${table}::text)`);
+  // On a connection of its own, held until the data has gone.
+  await db
+    .connection()
+    .execute((connection) =>
+      copyInto(connection, `${quote(schema)}.${quote(table)}`, columnsOf(all), all, json),
+    );
+  return all.length;
+}
+
+/** Every column the rows name, in the order they first appear. */
+export function columnsOf(rows: readonly Row[]): string[] {
+  const columns = new Set<string>();
+  for (const row of rows) for (const column in row) columns.add(column);
+  return [...columns];
+}
+
+/**
+ * COPY FROM STDIN of `rows` into `target` (a quoted relation name) on `connection`, which may be
+ * a transaction's: the rows are in it once this resolves.
+ */
+export async function copyInto(
+  connection: AnyKysely,
+  target: string,
+  names: readonly string[],
+  all: readonly Row[],
+  json: ReadonlySet<string>,
+): Promise<void> {
+  const encoders = names.map((column) => (json.has(column) ? jsonField : textField));
 
   function* chunks(): Generator<string> {
     let chunk = '';
@@ -47,23 +68,21 @@ export async function copyRows(
     if (chunk) yield chunk;
   }
 
-  const columnList = names.map((n) => `"${n.replaceAll('"', '""')}"`).join(', ');
-  const target = `"${schema.replaceAll('"', '""')}"."${table.replaceAll('"', '""')}"`;
   // Kysely has no COPY, but hands its SQL to pg's client.query untouched, which runs any
-  // Submittable given there. On a connection of its own, held until the data has gone.
-  await db.connection().execute(async (connection) => {
-    const copy = copyFrom(`COPY ${target} (${columnList}) FROM STDIN`);
-    await connection.executeQuery(CompiledQuery.raw(copy as unknown as string));
-    await pipeline(Readable.from(chunks()), copy);
-  });
-  return all.length;
+  // Submittable given there.
+  const copy = copyFrom(`COPY ${target} (${names.map(quote).join(', ')}) FROM STDIN`);
+  await connection.executeQuery(CompiledQuery.raw(copy as unknown as string));
+  await pipeline(Readable.from(chunks()), copy);
 }
 
-async function jsonColumns(db: AnyKysely, schema: string, table: string): Promise<Set<string>> {
+const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
+
+/** The json and jsonb columns of `relation` (an expression naming it, resolved as regclass). */
+export async function jsonColumns(db: AnyKysely, relation: RawBuilder<unknown>): Promise<Set<string>> {
   const { rows } = await sql<{ name: string }>`
     SELECT a.attname AS name
       FROM pg_attribute a
-     WHERE a.attrelid = format('%I.%I', ${schema}::text, ${table}::text)::regclass
+     WHERE a.attrelid = (${relation})::regclass
        AND a.attnum > 0 AND NOT a.attisdropped
        AND a.atttypid IN ('json'::regtype, 'jsonb'::regtype)`.execute(db);
   return new Set(rows.map((r) => r.name));

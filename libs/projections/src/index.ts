@@ -1,5 +1,6 @@
 export * from './projection';
 export * from './row-fold';
+export * from './write-rows';
 export * from './bulk-fold';
 export * from './transient-error';
 export * from './batch-applier';

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AckPolicy, ConsumerMessages, DeliverPolicy, JsMsg, nanos } from 'nats';
-import { partitionOfSubject, RecordedEvent } from '@shop/contracts';
-import { consumerDifferences, EventStore } from '@shop/eventstore';
+import { aggregateWildcard, partitionOfSubject, RecordedEvent } from '@shop/contracts';
+import { consumerDifferences, EventStore, RawCommit } from '@shop/eventstore';
 import { BatchApplier, BatchItem, BatchOutcome, CheckpointMovedError } from './batch-applier';
 import { decodeBatchItems } from './decode-batch-items';
 import { checkpointSubject, consumerNameFor } from './checkpoint-subject';
@@ -10,6 +10,7 @@ import { AnyKysely, AnyProjection } from './projection';
 import { ownConnectionLock, RunnerLock } from './runner-lock';
 import { isTransientError } from './transient-error';
 import { tracedApply } from './traced-apply';
+import { WriteMode } from './write-rows';
 
 export interface RunnerLogger {
   info(obj: object, msg: string): void;
@@ -26,7 +27,20 @@ export interface ProjectionRunnerOptions {
   lock?: RunnerLock;
   schema: string;
   projection: AnyProjection;
+  /** Messages per batch while caught up (today's latency: what arrived while the last one was written). */
   batchSize?: number;
+  /**
+   * Messages per batch while behind by more than four live batches: read from the stream by
+   * the projection's aggregates (ephemeral consumers, no acknowledgements) and written the bulk
+   * way (see WriteMode), each batch with its checkpoint in one transaction as a live one.
+   * 0: never; a runner behind then works through its consumer in live batches.
+   */
+  catchUpBatchSize?: number;
+  /**
+   * While caught up, a batch of one message the projection reads waits this long for company
+   * (more messages to apply in the same transaction) before it is applied. 0: never waits.
+   */
+  batchWaitMs?: number;
   maxAttempts?: number;
   /**
    * Each batch's commit waits for the WAL flush (the fsync a projection's consistency does not
@@ -35,8 +49,11 @@ export interface ProjectionRunnerOptions {
    */
   durableCommits?: boolean;
   logger?: RunnerLogger;
-  onBatch?: (outcome: BatchOutcome, projection: string, batchSize: number) => void;
+  onBatch?: (outcome: BatchOutcome, projection: string, batchSize: number, path: BatchPath) => void;
 }
+
+/** Which way a batch was read and written: from the consumer in live batches, or caught up in bulk. */
+export type BatchPath = 'live' | 'catch-up';
 
 const silent: RunnerLogger = { info() {}, warn() {}, error() {} };
 
@@ -76,6 +93,12 @@ const refusalRetryMs = 5000;
  */
 export class ProjectionRunner {
   private readonly batchSize: number;
+  private readonly catchUpBatchSize: number;
+  /** Behind by more than this many messages, the runner catches up in bulk. */
+  private readonly catchUpAfter: number;
+  private readonly batchWaitMs: number;
+  /** Set when the consumer reported the runner behind: it leaves the consumer to catch up. */
+  private fellBehind = false;
   private readonly applier: BatchApplier;
   private readonly logger: RunnerLogger;
   private position = -1;
@@ -102,6 +125,9 @@ export class ProjectionRunner {
 
   constructor(private readonly options: ProjectionRunnerOptions) {
     this.batchSize = options.batchSize ?? 500;
+    this.catchUpBatchSize = options.catchUpBatchSize ?? 5000;
+    this.catchUpAfter = this.batchSize * 4;
+    this.batchWaitMs = options.batchWaitMs ?? 0;
     this.logger = options.logger ?? silent;
     this.applier = new BatchApplier(
       options.db,
@@ -205,9 +231,14 @@ export class ProjectionRunner {
         this.notifyWaiters();
         this.unacked = null;
         this.unackedCount = 0;
-        await this.recreateConsumer(this.position + 1);
         this.resetReason = null;
-        await this.consume();
+        this.fellBehind = false;
+        await this.catchUp();
+        if (this.stopping) break;
+        if (!this.resetReason) {
+          await this.recreateConsumer(this.position + 1);
+          await this.consume();
+        }
         backoff = 100;
         if (this.resetReason)
           this.logger.warn({ projection: this.name, reason: this.resetReason }, 'consumer reset');
@@ -264,13 +295,77 @@ export class ProjectionRunner {
         if (!woken && buffer.length === 0) await this.flushWithRetry();
         continue;
       }
+      if (this.batchWaitMs > 0 && buffer.length === 1 && this.reads(buffer[0]!.subject)) {
+        await sleep(this.batchWaitMs);
+      }
       const batch = buffer.splice(0, this.batchSize);
       await this.processWithRetry(batch);
+      if (this.catchUpBatchSize > 0 && batch.length > 0 && batch.at(-1)!.info.pending > this.catchUpAfter) {
+        this.fellBehind = true;
+        break;
+      }
     }
     messages.stop();
     await pump.catch(() => undefined);
-    // A clean stop leaves the row where the runner got to; after a reset the row is the truth.
-    if (this.stopping && !this.resetReason) await this.flushCheckpoint().catch(() => undefined);
+    // A clean stop (or a switch to catching up) leaves the row where the runner got to; after
+    // a reset the row is the truth.
+    if ((this.stopping || this.fellBehind) && !this.resetReason)
+      await this.flushCheckpoint().catch(() => undefined);
+  }
+
+  /**
+   * While the stream's end is more than `catchUpAfter` messages ahead, reads on by windows of
+   * the stream: each aggregate the projection reads through a consumer filtered on it (only
+   * its messages, where the projection's consumer is delivered every one), read to the window's
+   * end one after the other, then put in stream order and applied as one batch, written in
+   * bulk. The checkpoint then stands at the window's end, over other aggregates' messages too.
+   * Read one after the other, not side by side: a reader left waiting while another is read
+   * misses its heartbeats and stalls. Each window aims at `catchUpBatchSize` of the
+   * projection's messages.
+   */
+  private async catchUp(): Promise<void> {
+    if (this.catchUpBatchSize <= 0) return;
+    const { store, projection } = this.options;
+    const filters = [...new Set(projection.aggregates)].map((a) => aggregateWildcard(store.subjectPrefix, a));
+    let window = this.catchUpBatchSize;
+    while (!this.stopping && !this.resetReason) {
+      const last = await store.lastStreamSequence();
+      if (last - this.position <= this.catchUpAfter) return;
+      const until = Math.min(last, this.position + window);
+      const raws: RawCommit[] = [];
+      for (const filter of filters) {
+        // A filtered read ends on a match at or past its end: its last match, if before `until`.
+        const lastMatch = await store.lastSequence(filter);
+        if (lastMatch <= this.position) continue;
+        const end = Math.min(until, lastMatch);
+        for await (const raw of store.readRaw(this.position + 1, end, filter)) raws.push(raw);
+      }
+      raws.sort((x, y) => x.sequence - y.sequence);
+      if (raws.length > 0) await this.withRetry(() => this.processCaughtUp(raws));
+      if (this.stopping || this.resetReason) return;
+      if (this.position < until) {
+        // Only other aggregates' messages follow in the window: the row moves over them.
+        this.position = until;
+        await this.flushWithRetry();
+      }
+      this.notifyWaiters();
+      const aimed = Math.round((window * this.catchUpBatchSize) / Math.max(1, raws.length));
+      window = Math.min(this.catchUpBatchSize * 16, Math.max(this.catchUpBatchSize, aimed));
+    }
+  }
+
+  /** One catch-up batch: the projection's messages in stream order, another partition's skipped. */
+  private async processCaughtUp(raws: readonly RawCommit[]): Promise<void> {
+    const fresh = raws.filter((raw) => raw.sequence > this.position);
+    if (fresh.length === 0) return;
+    const items: BatchItem[] = fresh.map(({ sequence, subject }) => ({ sequence, subject, events: [] }));
+    const toDecode = fresh.flatMap((raw, i) => (this.reads(raw.subject) ? [i] : []));
+    const decoded = await decodeBatchItems(
+      this.options.store,
+      toDecode.map((i) => fresh[i]!),
+    );
+    toDecode.forEach((at, i) => (items[at] = decoded[i]!));
+    await this.applyBatch(items, [], 'bulk', 'catch-up');
   }
 
   private processWithRetry(batch: JsMsg[]): Promise<void> {
@@ -321,7 +416,7 @@ export class ProjectionRunner {
   }
 
   private async process(batch: JsMsg[]): Promise<void> {
-    const { store, projection } = this.options;
+    const { store } = this.options;
     const items: BatchItem[] = [];
     const taken: JsMsg[] = [];
     const toDecode: number[] = [];
@@ -367,8 +462,23 @@ export class ProjectionRunner {
       return;
     }
 
+    await this.applyBatch(items, taken, 'batch', 'live');
+  }
+
+  /**
+   * Applies a batch with its checkpoint, then what follows its commit: caches, the
+   * acknowledgement of `taken` (none on the catch-up path, which reads without a consumer of
+   * its own), the announcement, the parked subjects' log lines.
+   */
+  private async applyBatch(
+    items: readonly BatchItem[],
+    taken: readonly JsMsg[],
+    mode: WriteMode,
+    path: BatchPath,
+  ): Promise<void> {
+    const { store, projection } = this.options;
     const outcome = await tracedApply(this.name, `${store.subjectPrefix}.>`, taken, () =>
-      this.applier.apply(items, this.persisted),
+      this.applier.apply(items, this.persisted, mode),
     );
     this.position = outcome.checkpoint;
     this.persisted = outcome.checkpoint;
@@ -381,8 +491,10 @@ export class ProjectionRunner {
       });
     }
     // AckPolicy.All: the last message acknowledges the batch. Sent with the announcement, in one write.
-    this.unacked = taken.at(-1)!;
-    this.ackTaken();
+    if (taken.length > 0) {
+      this.unacked = taken.at(-1)!;
+      this.ackTaken();
+    }
     store.nc.publish(checkpointSubject(store.subjectPrefix, projection.name), String(this.position));
     for (const parked of outcome.parked) {
       // The poison message's correlation id leads an operator to the request that caused it.
@@ -393,7 +505,7 @@ export class ProjectionRunner {
         'subject parked after repeated failures',
       );
     }
-    this.options.onBatch?.(outcome, this.name, items.length);
+    this.options.onBatch?.(outcome, this.name, items.length, path);
     this.notifyWaiters();
   }
 

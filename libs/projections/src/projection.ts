@@ -2,6 +2,7 @@ import { Kysely } from 'kysely';
 import { AggregateName, RecordedEvent } from '@shop/contracts';
 import { BookkeepingDatabase } from '@shop/db';
 import { BulkFold } from './bulk-fold';
+import { WriteMode } from './write-rows';
 
 /**
  * A read model built from the stream. `apply` runs inside the batch's transaction. `DB` is
@@ -19,8 +20,10 @@ export interface Projection<DB extends BookkeepingDatabase> {
   /**
    * Applies events in stream order. Must cost a fixed number of round trips per batch
    * (load the touched rows once, write them back in one statement), never one per event.
+   * `mode` says how to write the rows (see writeRows): `bulk` for a catch-up batch of
+   * thousands of messages, `batch` otherwise; the read model must end the same either way.
    */
-  apply(db: Kysely<DB>, events: readonly RecordedEvent[]): Promise<void>;
+  apply(db: Kysely<DB>, events: readonly RecordedEvent[], mode?: WriteMode): Promise<void>;
   /**
    * A fresh fold of the whole stream in memory, for a rebuild into an empty schema (see
    * rebuildProjections). Without it a rebuild applies batches through `apply`.

@@ -2,6 +2,7 @@ import { Kysely, sql } from 'kysely';
 import { RecordedEvent } from '@shop/contracts';
 import { BulkFold, BulkTable, Row } from './bulk-fold';
 import { AnyKysely } from './projection';
+import { WriteMode, writeRows } from './write-rows';
 
 export interface RowFoldSpec<R extends Row> {
   /** A table of whichever schema `db` is bound to. */
@@ -15,12 +16,14 @@ export interface RowFoldSpec<R extends Row> {
 
 /**
  * The batch pattern for row-per-entity read models: one SELECT for every row the batch
- * touches, fold the events in memory in stream order, one multi-row upsert and one DELETE.
+ * touches, fold the events in memory in stream order, one DELETE and one multi-row upsert,
+ * written as `mode` says.
  */
 export async function applyRowFold<R extends Row>(
   db: AnyKysely,
   spec: RowFoldSpec<R>,
   events: readonly RecordedEvent[],
+  mode: WriteMode = 'batch',
 ): Promise<void> {
   const keyOfEvent = events.map((event) => spec.keyOf(event));
   const keys = new Set<string>();
@@ -62,7 +65,7 @@ export async function applyRowFold<R extends Row>(
       .where(keyColumn, '=', sql<string>`ANY(${deletes})`)
       .execute();
   }
-  if (upserts.length > 0) await upsertRows(untyped, spec.table, keyColumn, upserts);
+  await writeRows(db, { table: spec.table, key: [keyColumn], onConflict: 'update' }, upserts, mode);
 }
 
 /** The same fold in memory, for a rebuild: `table` holds every row folded so far. */
@@ -97,39 +100,4 @@ function nextRow<R extends Row>(
 ): R | null | undefined {
   const after = spec.fold(before, event);
   return after === before ? undefined : after;
-}
-
-/**
- * One multi-row upsert whose rows travel as a single JSON parameter that Postgres turns into
- * typed rows (json_populate_recordset against the table's own row type): no bind parameter
- * per value to build and encode, and no statement size that grows with the rows. jsonb columns
- * take their nested JSON as is; timestamps go as ISO text.
- */
-async function upsertRows(
-  db: Kysely<Record<string, Record<string, unknown>>>,
-  table: string,
-  keyColumn: string,
-  rows: readonly Row[],
-): Promise<void> {
-  const columns = [...new Set(rows.flatMap((row) => Object.keys(row)))];
-  await db
-    .insertInto(table)
-    .columns(columns)
-    .expression((eb) =>
-      eb
-        .selectFrom(
-          sql<Row>`json_populate_recordset(NULL::${sql.table(table)}, ${JSON.stringify(rows)}::json)`.as('r'),
-        )
-        .select(columns as never),
-    )
-    .onConflict((oc) =>
-      oc
-        .column(keyColumn)
-        .doUpdateSet(
-          Object.fromEntries(
-            columns.filter((c) => c !== keyColumn).map((c) => [c, sql.ref(`excluded.${c}`)]),
-          ) as never,
-        ),
-    )
-    .execute();
 }

@@ -55,6 +55,8 @@ describe('projection runtime', () => {
       ...env.env,
       READ_MODEL_SCHEMA: schema,
       PROJECTOR_BATCH_SIZE: '50',
+      // Behind, it catches up in bulk batches: small ones, so the kill falls between two of them.
+      PROJECTOR_CATCH_UP_BATCH_SIZE: '100',
       LOG_LEVEL: 'info',
     };
     let projector = startServiceProcess('services/projector/src/main.ts', serviceEnv);

@@ -91,6 +91,8 @@ export async function startProjector(config: ProjectorConfig, logger: Logger): P
         schema: config.READ_MODEL_SCHEMA,
         projection,
         batchSize: config.PROJECTOR_BATCH_SIZE,
+        catchUpBatchSize: config.PROJECTOR_CATCH_UP_BATCH_SIZE,
+        batchWaitMs: config.PROJECTOR_BATCH_WAIT_MS,
         maxAttempts: config.PROJECTOR_MAX_ATTEMPTS,
         durableCommits: config.PROJECTOR_DURABLE_COMMITS,
         lock: claims.lockFor(projection.name),

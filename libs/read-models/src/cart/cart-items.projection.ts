@@ -40,7 +40,7 @@ export function cartItemsProjection(listener?: UserChangeListener): ReadModelPro
     tables: ['cart_items'],
     // An item row is folded from its cart's events only, and a cart is one aggregate.
     partitioned: true,
-    apply: (db, events) => applyRowFold(db, spec, events),
+    apply: (db, events, mode) => applyRowFold(db, spec, events, mode),
     bulk: () => rowFoldBulk(spec),
     async afterCommit(events) {
       const users = new Set(events.filter((e) => e.aggregate === 'cart').map((e) => e.aggregateId));

@@ -1,5 +1,5 @@
 import { Insertable } from 'kysely';
-import { BulkTable } from '@shop/projections';
+import { BulkTable, RowTarget, writeRows } from '@shop/projections';
 import { MemoryEvent, RecordedEvent, UserEvent } from '@shop/contracts';
 import { applyAroundClosures, foldAroundClosures } from '../account-closure';
 import { ReadModelProjection } from '../read-model-database';
@@ -38,6 +38,8 @@ function memoriesOf(recorded: RecordedEvent): Insertable<UserMemoriesTable>[] {
   return [];
 }
 
+const memoryRows: RowTarget = { table: 'user_memories', key: ['memory_id'], onConflict: 'keep' };
+
 /**
  * The default memory store, built from events: insert-only, one multi-row statement per batch;
  * a closed account's memories are deleted with it.
@@ -49,18 +51,10 @@ export const userMemoriesProjection: ReadModelProjection = {
   // Two aggregates but one id: a user's memory aggregate has the user's id (a row's user_id is
   // its aggregate id), so a closure and the memories it erases fall in one partition.
   partitioned: true,
-  apply: (db, events) =>
+  apply: (db, events, mode = 'batch') =>
     applyAroundClosures(
       events,
-      async (some) => {
-        const rows = some.flatMap(memoriesOf);
-        if (rows.length === 0) return;
-        await db
-          .insertInto('user_memories')
-          .values(rows)
-          .onConflict((oc) => oc.column('memory_id').doNothing())
-          .execute();
-      },
+      (some) => writeRows(db, memoryRows, some.flatMap(memoriesOf), mode),
       async (userId) => {
         await db.deleteFrom('user_memories').where('user_id', '=', userId).execute();
       },

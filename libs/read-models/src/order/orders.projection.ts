@@ -154,7 +154,7 @@ export function ordersProjection(listener?: UserChangeListener): ReadModelProjec
     // An order row is its order's fold, a deposit's row its deposit's (keyed apart by
     // depositOrderId): no row combines two aggregates.
     partitioned: true,
-    apply: (db, events) => applyRowFold(db, listener ? tracking : spec, events),
+    apply: (db, events, mode) => applyRowFold(db, listener ? tracking : spec, events, mode),
     // A rebuild's schema has no readers whose lists could be stale.
     bulk: () => rowFoldBulk(spec),
     async afterCommit() {

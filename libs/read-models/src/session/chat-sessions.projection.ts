@@ -1,6 +1,14 @@
 import { Insertable, Selectable } from 'kysely';
 import { RecordedEvent, SessionEvent } from '@shop/contracts';
-import { applyRowFold, BulkTable, foldRows, RowFoldSpec } from '@shop/projections';
+import {
+  applyRowFold,
+  BulkTable,
+  foldRows,
+  RowFoldSpec,
+  RowTarget,
+  WriteMode,
+  writeRows,
+} from '@shop/projections';
 import { applyAroundClosures, foldAroundClosures } from '../account-closure';
 import { ReadModelProjection } from '../read-model-database';
 import { ChatMessagesTable, ChatSessionsTable } from './chat-sessions-table';
@@ -62,18 +70,19 @@ function messageChanges(events: readonly RecordedEvent[]): { kept: MessageRow[];
   return { kept: inserts.filter((m) => !deleted.has(m.session_id)), deleted };
 }
 
+const messageRows: RowTarget = {
+  table: 'chat_messages',
+  key: ['session_id', 'message_id'],
+  onConflict: 'keep',
+};
+
 async function applyMessages(
   db: Parameters<ReadModelProjection['apply']>[0],
   events: readonly RecordedEvent[],
+  mode: WriteMode,
 ) {
   const { kept, deleted } = messageChanges(events);
-  if (kept.length > 0) {
-    await db
-      .insertInto('chat_messages')
-      .values(kept.map((m) => ({ ...m, parts: JSON.stringify(m.parts) })))
-      .onConflict((oc) => oc.columns(['session_id', 'message_id']).doNothing())
-      .execute();
-  }
+  await writeRows(db, messageRows, kept, mode);
   if (deleted.size > 0)
     await db
       .deleteFrom('chat_messages')
@@ -91,12 +100,12 @@ export const chatSessionsProjection: ReadModelProjection = {
   tables: ['chat_sessions', 'chat_messages'],
   // Not partitioned: a user's closure deletes the rows of sessions, aggregates of other ids, and
   // split apart a session's later events could land before or after the closure.
-  apply: (db, events) =>
+  apply: (db, events, mode = 'batch') =>
     applyAroundClosures(
       events,
       async (some) => {
-        await applyRowFold(db, sessions, some);
-        await applyMessages(db, some);
+        await applyRowFold(db, sessions, some, mode);
+        await applyMessages(db, some, mode);
       },
       async (userId) => {
         const owned = db.selectFrom('chat_sessions').select('session_id').where('user_id', '=', userId);

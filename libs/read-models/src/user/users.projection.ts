@@ -71,6 +71,6 @@ export const usersProjection: ReadModelProjection = {
   tables: ['users'],
   // A row is one user aggregate's fold.
   partitioned: true,
-  apply: (db, events) => applyRowFold(db, usersRowFold, events),
+  apply: (db, events, mode) => applyRowFold(db, usersRowFold, events, mode),
   bulk: () => rowFoldBulk(usersRowFold),
 };
