@@ -99,7 +99,7 @@ describe('gateway /metrics', () => {
     const consumers = after
       .filter((s) => s.name === 'jetstream_consumer_pending')
       .map((s) => s.labels.consumer);
-    expect(consumers).toEqual(expect.arrayContaining(['reaction_wallet-provisioning']));
+    expect(consumers).toEqual(expect.arrayContaining(['gateway_reaction_wallet-provisioning']));
   });
 });
 

@@ -44,7 +44,7 @@ export function gatewayObservability(config: GatewayConfig, metrics: ServiceMetr
       );
       registerOpenWork(metrics, 'deposit-crediting', () => openDepositWork(readDb));
       // The reactions this process hosts (several gateways share each consumer).
-      registerConsumerStatus(metrics, store, (name) => name.startsWith('reaction_'));
+      registerConsumerStatus(metrics, store, (name) => name.startsWith(store.consumerName('reaction_')));
       const parking = new PostgresReactionParking(
         database.db.withSchema(config.REACTIONS_SCHEMA) as unknown as Kysely<ReactionsDatabase>,
       );
