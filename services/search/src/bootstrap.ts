@@ -47,7 +47,9 @@ export async function createSearchApp(
   const app = await NestFactory.create<NestFastifyApplication>(
     AppModule.register(config, logger, metrics),
     adapter,
-    { logger: false },
+    // A provider that fails (a stream that differs from its definition) fails the start with its
+    // error, instead of Nest aborting the process with nothing said.
+    { logger: false, abortOnError: false },
   );
   app.connectMicroservice({
     strategy: new SearchNatsServer(config, options.rpcGracePeriodMs ?? 5_000),

@@ -1,10 +1,21 @@
-import { afterAll, describe, expect, it } from 'vitest';
-import { dropSchema, openTestEventStore, startServiceProcess, testEnvironment } from '@shop/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  dropSchema,
+  openTestEventStore,
+  startServiceProcess,
+  testEnvironment,
+  type TestEventStore,
+} from '@shop/testing';
 
 const env = testEnvironment('searchmain');
 
+let store: TestEventStore;
+
+// The operator step makes the stream and its bucket: the service only binds to them.
+beforeAll(async () => {
+  store = await openTestEventStore(env);
+});
 afterAll(async () => {
-  const store = await openTestEventStore(env);
   await store.close();
   await dropSchema(env);
 });
@@ -27,5 +38,24 @@ describe('services/search/src/main.ts', () => {
     expect(health.status).toBe(503);
     expect(await service.stop()).toBe(0);
     expect(service.output()).toMatch(/draining search service/);
+  }, 60_000);
+
+  it('refuses to start on a stream the operator has not made, naming it, and exits 1', async () => {
+    const service = startServiceProcess('services/search/src/main.ts', {
+      ...env.env,
+      EVENT_STREAM: `${env.stream}_MISSING`,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      SEARCH_SCHEMA: env.schema,
+    });
+    await service.waitForOutput(
+      /failed to start: StreamDefinitionError: stream \S+_MISSING does not exist/,
+      30_000,
+    );
+    const code = await new Promise((resolve) => {
+      if (service.child.exitCode !== null) resolve(service.child.exitCode);
+      else service.child.once('exit', resolve);
+    });
+    expect(code).toBe(1);
   }, 60_000);
 });
