@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { IssuedSession } from '@shop/sandbox-provider';
 import { startSuiSandbox, SuiSandbox } from '@shop/sandbox-sui';
 import { testDataEncryptionKey } from '@shop/testing';
-import { FrontendBrowser } from './frontend-browser';
+import { FrontendBrowser, onboardLikeTheFrontend } from './frontend-browser';
 import { readChatLikeTheFrontend } from './frontend-chat-reader';
 import { acceptCheckout, cartBodyOf, productCardsOf, productToolResults } from './frontend-shopping-rules';
 import { eventually, startTestStack, TestClient, TestStack } from './stack';
@@ -87,27 +87,7 @@ describe("the frontend's browser, signed in by the provider's SDK", () => {
     );
     expect(userEvents.filter((type) => type === 'UserRegistered')).toHaveLength(1);
 
-    // The onboarding page's three mutations (OnboardingStepResponse).
-    const steps: [string, unknown][] = [
-      ['step-1', { displayName: 'Ada' }],
-      [
-        'step-2',
-        {
-          firstName: 'Ada',
-          lastName: 'Lovelace',
-          street: '1 Main Street',
-          country: 'US',
-          city: 'Austin',
-          state: 'TX',
-          zip: '78701',
-        },
-      ],
-      ['step-3', { topsSize: 'M', bottomsSize: '32', footwearSize: '42' }],
-    ];
-    for (const [index, [step, body]] of steps.entries()) {
-      const saved = await browser.call('POST', `/api/onboarding/${step}`, body);
-      expect([saved.status, saved.json]).toEqual([200, { success: true, step: index + 1 }]);
-    }
+    await onboardLikeTheFrontend(browser);
     expect((await browser.call('GET', '/api/onboarding/status')).json).toEqual({ step: 3, completed: true });
 
     // The chat (lib/chat/use-sse-chat.ts): a session first, then the turn with its own body shape.

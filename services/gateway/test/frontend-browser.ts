@@ -107,27 +107,30 @@ export async function signInLikeTheFrontend(
   const issued = await provider.issueToken(email);
   const session = await browser.call('POST', '/api/auth/session', { jwt: issued.jwt, email });
   expect([session.status, session.json]).toEqual([200, { success: true }]);
-  if (options.onboard !== false) {
-    const steps: [string, unknown][] = [
-      ['step-1', { displayName: 'Ada' }],
-      [
-        'step-2',
-        {
-          firstName: 'Ada',
-          lastName: 'Lovelace',
-          street: '1 Main Street',
-          country: 'US',
-          city: 'Austin',
-          state: 'TX',
-          zip: '78701',
-        },
-      ],
-      ['step-3', { topsSize: 'M', bottomsSize: '32', footwearSize: '42' }],
-    ];
-    for (const [index, [step, body]] of steps.entries()) {
-      const saved = await browser.call('POST', `/api/onboarding/${step}`, body);
-      expect([saved.status, saved.json]).toEqual([200, { success: true, step: index + 1 }]);
-    }
-  }
+  if (options.onboard !== false) await onboardLikeTheFrontend(browser);
   return { email, issued };
+}
+
+/** The onboarding page's three mutations, as it sends them (OnboardingStepResponse each). */
+export async function onboardLikeTheFrontend(browser: FrontendBrowser): Promise<void> {
+  const steps: [string, unknown][] = [
+    ['step-1', { displayName: 'Ada' }],
+    [
+      'step-2',
+      {
+        firstName: 'Ada',
+        lastName: 'Lovelace',
+        street: '1 Main Street',
+        country: 'US',
+        city: 'Austin',
+        state: 'TX',
+        zip: '78701',
+      },
+    ],
+    ['step-3', { topsSize: 'M', bottomsSize: '32', footwearSize: '42' }],
+  ];
+  for (const [index, [step, body]] of steps.entries()) {
+    const saved = await browser.call('POST', `/api/onboarding/${step}`, body);
+    expect([saved.status, saved.json]).toEqual([200, { success: true, step: index + 1 }]);
+  }
 }
