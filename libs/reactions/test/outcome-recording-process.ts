@@ -14,7 +14,9 @@ import { partitionedRunners } from '../src/partitioned-runners';
  * STREAM_PARTITIONS, each on its lock, taking its share of the partitions. The reaction records every ItemRemoved in
  * <READ_MODEL_SCHEMA>.reaction_outcomes, one row per event (a repeat only counts itself in
  * `handlings`), with the process that first handled it and the order it was first handled in.
- * reaction-partition-failover.int.test.ts starts two and kills one.
+ * reaction-partition-failover.int.test.ts starts two and kills one. On SIGUSR2 the process holds
+ * the next message it records, unacknowledged, for good (printing `holding <event id>`): the kill
+ * then certainly finds an outcome recorded and never acknowledged.
  */
 runService('outcome-recording', async () => {
   const config = loadConfigOrExit(sharedEnv, 'outcome-recording');
@@ -33,6 +35,10 @@ runService('outcome-recording', async () => {
     subjectPrefix: config.EVENT_SUBJECT_PREFIX,
     catalogue: eventCatalogue,
     dataKeys,
+  });
+  let holdNext = false;
+  process.on('SIGUSR2', () => {
+    holdNext = true;
   });
   const outcomes = new pg.Pool({ connectionString: config.DATABASE_URL, max: 2 });
   const logger = {
@@ -53,6 +59,11 @@ runService('outcome-recording', async () => {
            ON CONFLICT (event_id) DO UPDATE SET handlings = reaction_outcomes.handlings + 1`,
             [event.id, event.aggregateId, event.sequence, process.pid],
           );
+          if (holdNext) {
+            holdNext = false;
+            process.stdout.write(`holding ${event.id}\n`);
+            await new Promise(() => undefined);
+          }
           // The rest of a reaction's work after its effect (an outside call's answer, say):
           // the window in which a killed process has recorded outcomes it never acknowledged.
           await sleep(50);
