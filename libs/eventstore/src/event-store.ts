@@ -1,16 +1,13 @@
 import {
   AckPolicy,
-  createInbox,
   DeliverPolicy,
   Events,
   JetStreamClient,
   JetStreamManager,
-  Msg,
   NatsConnection,
   nanos,
   NatsError,
   StoredMsg,
-  Subscription,
 } from 'nats';
 import {
   AggregateName,
@@ -34,6 +31,7 @@ import { tracedPublish } from '@shop/tracing';
 import { DataKeys } from './data-keys';
 import { holdsPersonalData, sealEnvelope } from './personal-data-cipher';
 import { EventStoreUnavailableError, WrongExpectedSequenceError } from './errors';
+import { answerFlowControl, isStatus, ownInbox, stallWatch, streamSequenceOf } from './push-delivery';
 import { KvSnapshotStore } from './snapshot-store';
 import { provisionEventStream, ProvisionOutcome, streamInfoOrNull } from './provision-event-stream';
 import {
@@ -389,11 +387,9 @@ export class EventStore {
       checkAPI: false,
     });
     const jsm = this.readJsm;
-    // The connection's own inbox prefix (connectNats: `_INBOX_<user>`), the only one its user may read.
-    const inboxPrefix = (this.nc as unknown as { options?: { inboxPrefix?: string } }).options?.inboxPrefix;
     while (next <= last) {
       this.ensureConnected();
-      const inbox = createInbox(inboxPrefix);
+      const inbox = ownInbox(this.nc);
       const subscription = this.nc.subscribe(inbox);
       const stall = stallWatch(subscription, READ_HEARTBEAT_MS * 2);
       try {
@@ -505,41 +501,4 @@ export class EventStore {
       throw error;
     }
   }
-}
-
-/** A heartbeat or a flow-control request of a push consumer, not a stored message. */
-function isStatus(message: Msg): boolean {
-  return message.data.length === 0 && message.headers?.code === 100;
-}
-
-/** Answers a flow-control request, or a heartbeat that says the consumer waits for one. */
-function answerFlowControl(nc: NatsConnection, message: Msg): void {
-  const stalled = message.headers?.get('Nats-Consumer-Stalled');
-  if (stalled) nc.publish(stalled);
-  else if (message.reply) message.respond();
-}
-
-/**
- * The stream sequence in a delivered message's reply subject:
- * `$JS.ACK.<stream>.<consumer>.<delivered>.<stream seq>.<consumer seq>.<time>.<pending>`, with
- * a domain and an account hash after `ACK` on newer servers.
- */
-function streamSequenceOf(reply: string | undefined): number {
-  const tokens = (reply ?? '').split('.');
-  return Number(tokens.length >= 12 ? tokens[7] : tokens[5]);
-}
-
-/** Ends a read subscription when nothing (not even a heartbeat) came for `ms` while armed. */
-function stallWatch(subscription: Subscription, ms: number) {
-  let timer: NodeJS.Timeout | null = null;
-  return {
-    arm() {
-      if (timer) clearTimeout(timer);
-      timer = setTimeout(() => subscription.unsubscribe(), ms);
-    },
-    pause() {
-      if (timer) clearTimeout(timer);
-      timer = null;
-    },
-  };
 }

@@ -7,5 +7,6 @@ export * from './data-keys';
 export * from './personal-data-cipher';
 export * from './snapshot-store';
 export * from './event-store';
+export * from './commit-follower';
 export * from './nats-connection';
 export * from './open-event-store';

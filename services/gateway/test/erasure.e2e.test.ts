@@ -2,11 +2,12 @@ import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ERASED } from '@shop/contracts';
 import { rebuildProjections, tableChecksums } from '@shop/projections';
 import { readModelMigrations, readModelProjections } from '@shop/read-models';
 import type { EventStore } from '@shop/eventstore';
+import { AccountChanges } from '../src/auth/account-changes';
 import { EVENT_STORE } from '../src/infrastructure/tokens';
 import { chat, userMessage } from './chat-harness';
 import { eventually, startTestStack, TestClient, TestStack } from './stack';
@@ -182,10 +183,10 @@ describe('crypto-shredding', () => {
     }
     const { events } = await stack.store.load('user', userId);
     expect(events.at(-1)).toMatchObject({ type: 'AccountClosed', actor: { kind: 'operator' } });
-    // The closure came from another process, so this gateway's guard still trusts the status it
-    // cached before the erase for up to 5 s (docs/operations.md): inside that window the kept
-    // cookie reaches the route and the session is not found; after it the cookie is refused. How
-    // long the erase and the scan above took decides the window, so either answer is the product's.
+    // The closure came from another process: this gateway's guard hears of it as it is stored
+    // (AccountChanges), but the request below may race that delivery, when the kept cookie
+    // reaches the route and the session is not found; after it the cookie is refused. Either
+    // answer is the product's.
     await caughtUp();
     const gone = await client.request('GET', `/api/sessions/${sessionId}`);
     expect([
@@ -290,6 +291,50 @@ describe('the sessions of a closed account', () => {
       (r) => r.status === 401,
     );
     expect({ status: response.status, json: response.json }).toEqual(refused);
+  });
+});
+
+describe("an account's status in the gateway", () => {
+  it('is not asked of the stream again while nothing of the account is committed, and a closure by another process is heard as it is stored', async () => {
+    const client = new TestClient(stack.url);
+    const userId = await client.onboard(`${unique('held')}@example.com`);
+    expect((await client.request('GET', '/api/cart')).status).toBe(200);
+    const store = stack.apps[0]!.get<EventStore>(EVENT_STORE);
+    const subject = store.subject('user', userId);
+    const reads = vi.spyOn(store.jsm.streams, 'getMessage');
+    const readsOfTheUser = () =>
+      reads.mock.calls.filter(([, query]) => JSON.stringify(query).includes(subject)).length;
+    try {
+      // Past the 5 s a status is kept when its changes cannot be heard: requests keep passing
+      // and the user's subject is never read.
+      const until = Date.now() + 5_500;
+      while (Date.now() < until) {
+        expect((await client.request('GET', '/api/cart')).status).toBe(200);
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+      expect(readsOfTheUser()).toBe(0);
+
+      const changes = stack.apps[0]!.get(AccountChanges);
+      const mark = changes.mark();
+      expect(changes.changedSince(userId, mark)).toBe(false);
+      const { version } = await stack.store.load('user', userId);
+      await stack.store.append('user', userId, [{ type: 'AccountClosed', data: { by: 'operator' } }], {
+        commandId: randomUUID(),
+        correlationId: randomUUID(),
+        actor: { kind: 'operator', id: null },
+        expectedSequence: version,
+      });
+      // Heard as stored: the next request asks the aggregate again and is refused.
+      await eventually(
+        async () => changes.changedSince(userId, mark),
+        (changed) => changed === true,
+      );
+      const refused = await client.request('GET', '/api/auth/profile');
+      expect([refused.status, refused.json.code]).toEqual([401, 'UNAUTHORIZED']);
+      expect(readsOfTheUser()).toBeGreaterThan(0);
+    } finally {
+      reads.mockRestore();
+    }
   });
 });
 

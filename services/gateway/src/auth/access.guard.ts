@@ -17,6 +17,7 @@ import {
   sessionCookieFamilies,
   writeSessionPair,
 } from './session-cookies';
+import { AccountChanges, ChangeMark } from './account-changes';
 import { AuthenticatedRequest, SessionIdentity } from './session-identity';
 import { SessionRefresher } from './session-refresher';
 import { ExpiredSessionError, invalidSession, TokenVerifier, VerifiedIdentity } from './token-verifier';
@@ -33,10 +34,10 @@ const rateLimitedPrefixes = [
 
 const accountCacheSize = 100_000;
 /**
- * How long an open account's status is taken from memory. A closure appended by another process
- * (an operator's erasure) reaches this gateway only through the user aggregate, so the status is
- * asked again after this long: one stream look-up per active user per period, and a closed
- * account's session ends within it.
+ * How long an open account's status is taken from memory when AccountChanges cannot vouch that
+ * nothing of the account was committed since it was read (its follower interrupted, or not yet
+ * started). A closure appended by another process (an operator's erasure) reaches this gateway
+ * only through the user aggregate, so a closed account's session then ends within this long.
  */
 const openStatusTtlMs = 5_000;
 
@@ -69,7 +70,10 @@ const isRateLimit = (error: unknown) => error instanceof DomainError && error.ki
  */
 @Injectable()
 export class AccessGuard implements CanActivate {
-  private readonly accounts = new Map<string, { status: AccountStatus; at: number }>();
+  private readonly accounts = new Map<
+    string,
+    { status: AccountStatus; at: number; mark: ChangeMark | null }
+  >();
   private readonly families: readonly SessionCookieFamily[];
   private readonly policy: CookiePolicy;
 
@@ -81,6 +85,7 @@ export class AccessGuard implements CanActivate {
     private readonly refresher: SessionRefresher,
     private readonly aggregates: Aggregates,
     private readonly commands: CommandBus,
+    private readonly changes: AccountChanges,
     @Inject(EVENT_STORE) store: EventStore,
   ) {
     this.families = sessionCookieFamilies(config);
@@ -88,7 +93,7 @@ export class AccessGuard implements CanActivate {
     // A session token outlives the account it names: a closure on this process ends its sessions at once.
     store.onAppended((events) => {
       for (const event of events)
-        if (event.type === 'AccountClosed') this.remember(event.aggregateId, 'closed');
+        if (event.type === 'AccountClosed') this.remember(event.aggregateId, 'closed', null);
     });
   }
 
@@ -125,20 +130,26 @@ export class AccessGuard implements CanActivate {
 
   /**
    * Decided by the user aggregate, not the read model: the projector may lag behind a closure
-   * or the last onboarding step. "closed" is final. The others are kept for `openStatusTtlMs`,
-   * or until a closure appended by this process replaces them ("unregistered" and "open" are
-   * asked again at once when a gated route needs more).
+   * or the last onboarding step. "closed" is final. The others are kept until a commit of the
+   * account is heard (AccountChanges), or for `openStatusTtlMs` when that cannot be said, and
+   * replaced at once by a closure appended by this process ("unregistered" and "open" are asked
+   * again at once when a gated route needs more).
    */
   private async accountStatus(userId: string, needsOnboarding: boolean): Promise<AccountStatus> {
     const known = this.accounts.get(userId);
     if (known?.status === 'closed') return 'closed';
     const enough = known !== undefined && (known.status === 'onboarded' || !needsOnboarding);
-    if (enough && performance.now() - known.at < openStatusTtlMs) return known.status;
+    if (enough) {
+      const changed =
+        this.changes.changedSince(userId, known.mark) ?? performance.now() - known.at >= openStatusTtlMs;
+      if (!changed) return known.status;
+    }
+    const mark = this.changes.mark();
     const asked = this.askStatus(userId);
     // Reads are served from Postgres while the stream is unreachable: a status this process
     // already knew stands until the stream answers again.
     const status: AccountStatus = enough ? await asked.catch(() => known.status) : await asked;
-    this.remember(userId, status);
+    this.remember(userId, status, mark);
     return status;
   }
 
@@ -163,14 +174,15 @@ export class AccessGuard implements CanActivate {
    */
   private async register(identity: SessionIdentity): Promise<AccountStatus> {
     await this.commands.execute(new RegisterUserCommand(identity.providerSubject, identity.email));
+    const mark = this.changes.mark();
     const status = await this.askStatus(identity.userId);
-    this.remember(identity.userId, status);
+    this.remember(identity.userId, status, mark);
     return status;
   }
 
-  private remember(userId: string, status: AccountStatus): void {
+  private remember(userId: string, status: AccountStatus, mark: ChangeMark | null): void {
     this.accounts.delete(userId);
-    this.accounts.set(userId, { status, at: performance.now() });
+    this.accounts.set(userId, { status, at: performance.now(), mark });
     if (this.accounts.size > accountCacheSize) this.accounts.delete(this.accounts.keys().next().value!);
   }
 

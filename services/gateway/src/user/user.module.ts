@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { AccessGuard } from '../auth/access.guard';
+import { AccountChanges } from '../auth/account-changes';
 import { SessionRefresher } from '../auth/session-refresher';
 import { TokenVerifier } from '../auth/token-verifier';
 import { AccountController } from './account.controller';
@@ -21,6 +22,7 @@ export class UserModule {
       providers: [
         TokenVerifier,
         SessionRefresher,
+        AccountChanges,
         RegisterUserHandler,
         CloseAccountHandler,
         GetProfileHandler,

@@ -1,0 +1,44 @@
+/** Reading what a push consumer delivers onto this process's own inbox: the event store's reads and its followers. */
+import { createInbox, Msg, NatsConnection, Subscription } from 'nats';
+
+/** A heartbeat or a flow-control request of a push consumer, not a stored message. */
+export function isStatus(message: Msg): boolean {
+  return message.data.length === 0 && message.headers?.code === 100;
+}
+
+/** Answers a flow-control request, or a heartbeat that says the consumer waits for one. */
+export function answerFlowControl(nc: NatsConnection, message: Msg): void {
+  const stalled = message.headers?.get('Nats-Consumer-Stalled');
+  if (stalled) nc.publish(stalled);
+  else if (message.reply) message.respond();
+}
+
+/**
+ * The stream sequence in a delivered message's reply subject:
+ * `$JS.ACK.<stream>.<consumer>.<delivered>.<stream seq>.<consumer seq>.<time>.<pending>`, with
+ * a domain and an account hash after `ACK` on newer servers.
+ */
+export function streamSequenceOf(reply: string | undefined): number {
+  const tokens = (reply ?? '').split('.');
+  return Number(tokens.length >= 12 ? tokens[7] : tokens[5]);
+}
+
+/** Ends a read subscription when nothing (not even a heartbeat) came for `ms` while armed. */
+export function stallWatch(subscription: Subscription, ms: number) {
+  let timer: NodeJS.Timeout | null = null;
+  return {
+    arm() {
+      if (timer) clearTimeout(timer);
+      timer = setTimeout(() => subscription.unsubscribe(), ms);
+    },
+    pause() {
+      if (timer) clearTimeout(timer);
+      timer = null;
+    },
+  };
+}
+
+/** A new inbox under the connection's own prefix (connectNats: `_INBOX_<user>`), the only one its user may read. */
+export function ownInbox(nc: NatsConnection): string {
+  return createInbox((nc as unknown as { options?: { inboxPrefix?: string } }).options?.inboxPrefix);
+}
