@@ -9,3 +9,4 @@ export * from './snapshot-store';
 export * from './event-store';
 export * from './nats-connection';
 export * from './open-event-store';
+export * from './subject-layout-migration';

@@ -117,6 +117,8 @@ export class ProjectionRunner {
   /** The checkpoint row's position, as this runner last wrote or read it. */
   private persisted = -1;
   private persistedAt = 0;
+  /** The consumer's delivery sequence of the last message the position covers (see gapBefore). */
+  private delivered = 0;
   private readonly aggregates: ReadonlySet<AggregateName>;
   /** The consumer's filter subject: the stream, or the partition's subjects. */
   private readonly filter: string;
@@ -454,10 +456,10 @@ export class ProjectionRunner {
         message.ack();
         continue;
       }
-      const expected = this.position + 1 + items.length;
-      if (message.seq !== expected) {
+      const gap = this.gapBefore(message, items.length);
+      if (gap) {
         // Out of order means a redelivery overtook the stream: start again from the checkpoint.
-        this.resetReason = `expected sequence ${expected}, got ${message.seq}`;
+        this.resetReason = gap;
         break;
       }
       taken.push(message);
@@ -484,6 +486,7 @@ export class ProjectionRunner {
       // this one reads none of these. The acknowledgement waits too (AckPolicy.All: a later one
       // covers these), for the next batch that matters, the idle flush, or a batch's worth.
       this.position = items.at(-1)!.sequence;
+      this.delivered = taken.at(-1)!.info.deliverySequence;
       this.unacked = taken.at(-1)!;
       this.unackedCount += taken.length;
       if (this.unackedCount >= this.batchSize) this.ackTaken();
@@ -510,6 +513,7 @@ export class ProjectionRunner {
       this.applier.apply(items, this.persisted, mode),
     );
     this.position = outcome.checkpoint;
+    if (taken.length > 0) this.delivered = taken.at(-1)!.info.deliverySequence;
     this.persisted = outcome.checkpoint;
     this.persistedAt = Date.now();
     // Caches are invalidated before the checkpoint is announced: a writer waiting for its
@@ -546,6 +550,7 @@ export class ProjectionRunner {
    */
   private async recreateConsumer(startSequence: number): Promise<void> {
     const { store, projection } = this.options;
+    this.delivered = 0;
     const name = consumerNameFor(store, projection.name);
     const config = {
       durable_name: name,
@@ -590,6 +595,24 @@ export class ProjectionRunner {
     await this.lock.release();
   }
 
+  /**
+   * Why `message`, the `taken`-th new one of its batch, cannot follow what the runner has taken,
+   * or null. Over the whole stream each message's sequence follows the last; a partition's
+   * consumer skips the other partitions' sequences, so there each first delivery follows the last
+   * (the consumer's delivery sequence) and a redelivery past the position breaks the order.
+   */
+  private gapBefore(message: JsMsg, taken: number): string | null {
+    if (!this.options.projection.partition) {
+      const expected = this.position + 1 + taken;
+      return message.seq === expected ? null : `expected sequence ${expected}, got ${message.seq}`;
+    }
+    const expected = this.delivered + 1 + taken;
+    const { deliverySequence, redelivered } = message.info;
+    return deliverySequence === expected && !redelivered
+      ? null
+      : `expected delivery ${expected}, got ${deliverySequence}${redelivered ? ' (a redelivery)' : ''}`;
+  }
+
   /** Whether the subject is one of the projection's aggregates' (its partition's: the filter's). */
   private reads(subject: string): boolean {
     try {
@@ -608,7 +631,9 @@ export class ProjectionRunner {
     const end = await store.lastStreamSequence();
     if (end <= this.position) return;
     const next = await store.nextSequence(this.filter, this.position);
-    if (next === null || next > end) this.position = end;
+    if (next !== null && next <= end) return;
+    this.position = end;
+    this.notifyWaiters();
   }
 
   /** Waits `ms`, or less when stopped meanwhile. */

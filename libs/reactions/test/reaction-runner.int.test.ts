@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { partitionOf, RecordedEvent, systemActor } from '@shop/contracts';
+import { partitionFilter, partitionOf, RecordedEvent, subjectFor, systemActor } from '@shop/contracts';
 import pg from 'pg';
 import { connectNats, EventStore } from '@shop/eventstore';
 import { openTestEventStore, testEnvironment, TestEventStore } from '@shop/testing';
@@ -343,7 +343,7 @@ describe('reaction runner', () => {
         t.store.stream,
         t.store.consumerName(`reaction_${name}_p2of4`),
       );
-      expect(consumers.config.filter_subject).toBe(`${t.store.subjectPrefix}.cart.*`);
+      expect(consumers.config.filter_subject).toBe(partitionFilter(t.store.subjectPrefix, 'cart', 2, 4));
     } finally {
       await Promise.all(runners.map((r) => r.stop()));
     }
@@ -362,7 +362,7 @@ describe('reaction runner', () => {
       await parking.park({
         reaction: name,
         sequence: sequence!,
-        subject: `${t.store.subjectPrefix}.cart.${cartId}`,
+        subject: subjectFor(t.store.subjectPrefix, 'cart', cartId),
         error: 'poison until fixed',
       });
     }
@@ -381,7 +381,9 @@ describe('reaction runner', () => {
       await until(() => parking.entries.length === 1, 'its own parked event released');
       await sleep(300);
       expect(handled).toEqual([mine]);
-      expect(parking.entries.map((e) => e.subject)).toEqual([`${t.store.subjectPrefix}.cart.${theirs}`]);
+      expect(parking.entries.map((e) => e.subject)).toEqual([
+        subjectFor(t.store.subjectPrefix, 'cart', theirs),
+      ]);
     } finally {
       await runner.stop();
     }
