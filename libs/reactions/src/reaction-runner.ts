@@ -362,7 +362,7 @@ export class ReactionRunner {
    * consumer runs ahead of the last message it delivered when only other subjects came after it.
    */
   private async unhandledBetween(after: number, through: number): Promise<boolean> {
-    const { store, reaction } = this.options;
+    const { store } = this.options;
     const next = await store.nextSequence(this.filter, after);
     return next !== null && next <= through;
   }
