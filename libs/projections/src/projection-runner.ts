@@ -362,7 +362,8 @@ export class ProjectionRunner {
     while (!this.stopping && !this.resetReason) {
       const last = await store.lastStreamSequence();
       if (last - this.position <= this.catchUpAfter) return;
-      const until = Math.min(last, this.position + window);
+      // A remainder the consumer would take is read in this window: catching up ends at the end.
+      const until = last - (this.position + window) <= this.catchUpAfter ? last : this.position + window;
       const raws: RawCommit[] = [];
       for (const filter of filters) {
         // A filtered read ends on a match at or past its end: its last match, if before `until`.

@@ -1,7 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { partitionFilter, partitionOf, RecordedEvent, subjectFor, systemActor } from '@shop/contracts';
+import {
+  parseSubject,
+  partitionFilter,
+  partitionOf,
+  partitionOfSubject,
+  RecordedEvent,
+  subjectFor,
+  systemActor,
+} from '@shop/contracts';
 import pg from 'pg';
 import { connectNats, EventStore } from '@shop/eventstore';
 import { openTestEventStore, testEnvironment, TestEventStore } from '@shop/testing';
@@ -344,6 +352,24 @@ describe('reaction runner', () => {
         t.store.consumerName(`reaction_${name}_p2of4`),
       );
       expect(consumers.config.filter_subject).toBe(partitionFilter(t.store.subjectPrefix, 'cart', 2, 4));
+      // Each partition's consumer was delivered the cart messages of its partition, each once.
+      const own = [0, 0, 0, 0];
+      for await (const raw of t.store.readRaw()) {
+        if (parseSubject(t.store.subjectPrefix, raw.subject).aggregate === 'cart')
+          own[partitionOfSubject(t.store.subjectPrefix, raw.subject, 4)]!++;
+      }
+      const delivered = await Promise.all(
+        [0, 1, 2, 3].map(
+          async (index) =>
+            (
+              await t.store.jsm.consumers.info(
+                t.store.stream,
+                t.store.consumerName(`reaction_${name}_p${index}of4`),
+              )
+            ).delivered.consumer_seq,
+        ),
+      );
+      expect(delivered).toEqual(own);
     } finally {
       await Promise.all(runners.map((r) => r.stop()));
     }
