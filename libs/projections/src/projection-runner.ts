@@ -90,12 +90,13 @@ const refusalRetryMs = 5000;
  *
  * The consumer of an unpartitioned projection sees the whole stream (nats-server 2.9 allows one
  * filter subject, and the checkpoint is a stream sequence), but most messages belong to
- * aggregates the projection does not read. A batch of only those has no effect, so it costs no transaction, no announcement
- * and no acknowledgement of its own: the position moves in memory, and the checkpoint row (with
- * the acknowledgement and an announcement) follows with the next batch that matters, after
- * `idleFlushMs` of quiet, or at the latest after `checkpointFlushMs`. A crash in between only re-reads messages without
- * effect. At a light load, when each command is a batch of its own, this is what keeps the
- * projections that do not read it from costing a round trip each.
+ * aggregates the projection does not read. A batch of only those has no effect, so it costs no
+ * transaction, no announcement and no acknowledgement of its own: the position moves in memory,
+ * and the checkpoint row (with the acknowledgement and an announcement) follows with the next
+ * batch that matters, after `idleFlushMs` of quiet, or at the latest after `checkpointFlushMs`.
+ * A crash in between only re-reads messages without effect. At a light load, when each command
+ * is a batch of its own, this is what keeps the projections that do not read it from costing a
+ * round trip each.
  *
  * A partition's consumer is delivered only its partition's messages (its filter is the
  * partition's subjects: see partitionFilter), so the others' never reach it to move its
