@@ -24,13 +24,14 @@ import { migrateReadModel, readModelMigrations } from '../src/read-model-migrati
 
 const env = testEnvironment('layoutmove');
 const params = { stream: env.stream, subjectPrefix: env.subjectPrefix, replicas: 1 };
+const gapped = { stream: `${env.stream}_GAP`, subjectPrefix: `${env.subjectPrefix}gap`, replicas: 1 };
 let nc: NatsConnection;
 let database: DatabaseHandle;
 
 /** The definition a build of the first layout verified the stream against: every subject, no description. */
-const firstLayoutDefinition = (): StreamConfig => {
-  const { description: _layout, ...rest } = eventStreamConfig(params);
-  return { ...rest, subjects: [`${env.subjectPrefix}.>`] } as StreamConfig;
+const firstLayoutDefinition = (of = params): StreamConfig => {
+  const { description: _layout, ...rest } = eventStreamConfig(of);
+  return { ...rest, subjects: [`${of.subjectPrefix}.>`] } as StreamConfig;
 };
 
 beforeAll(async () => {
@@ -43,6 +44,8 @@ afterAll(async () => {
     env.stream,
     layoutMigrationNames(params).temporaryStream,
     `KV_${env.stream}_snapshots`,
+    gapped.stream,
+    layoutMigrationNames(gapped).temporaryStream,
   ])
     await jsm.streams.delete(stream).catch(() => undefined);
   await nc.drain();
@@ -68,7 +71,11 @@ interface Written {
 }
 
 /** Appends the way the first layout's event store did: `<prefix>.cart.<id>`, a msg id, the subject's last sequence. */
-async function writeFirstLayout(carts: number, commitsPerCart: number): Promise<Written[]> {
+async function writeFirstLayout(
+  carts: number,
+  commitsPerCart: number,
+  prefix = env.subjectPrefix,
+): Promise<Written[]> {
   const js = nc.jetstream();
   const written: Written[] = [];
   const last = new Map<string, number>();
@@ -89,7 +96,7 @@ async function writeFirstLayout(carts: number, commitsPerCart: number): Promise<
         correlationId: 'first-layout',
         actor: systemActor,
       });
-      const ack = await js.publish(`${env.subjectPrefix}.cart.${cartId}`, encodeCommit(commit), {
+      const ack = await js.publish(`${prefix}.cart.${cartId}`, encodeCommit(commit), {
         msgID: commandId,
         expect: { lastSubjectSequence: last.get(cartId) ?? 0 },
         headers: natsHeaders(),
@@ -204,4 +211,20 @@ describe('moving an event stream to the partitioned subject layout (npm run migr
     // A row per item ever added (a removed one keeps its row, marked removed).
     expect(liveRows!.cart_items!.rows).toBe(written.filter((w) => w.types[0] === 'ItemAdded').length);
   }, 30_000);
+
+  it('says when the old stream had gaps, so that sequences changed and read models must be rebuilt', async () => {
+    const jsm = await nc.jetstreamManager();
+    // Only a stream that allowed deletes can have gaps: the event stream never did.
+    await jsm.streams.add({ ...firstLayoutDefinition(gapped), deny_delete: false });
+    const written = await writeFirstLayout(2, 2, gapped.subjectPrefix);
+    await jsm.streams.deleteMessage(gapped.stream, written[1]!.sequence);
+
+    const outcome = await migrateSubjectLayout(nc, gapped);
+    expect(outcome.renumbered).toBe(true);
+    expect(outcome.steps).toContainEqual(
+      expect.stringMatching(/had gaps, so sequences changed: rebuild every read model/),
+    );
+    const info = await jsm.streams.info(gapped.stream);
+    expect([info.state.first_seq, info.state.last_seq, info.state.messages]).toEqual([1, 3, 3]);
+  });
 });
