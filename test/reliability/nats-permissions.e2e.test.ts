@@ -7,7 +7,7 @@ import { startAnalytics, RunningAnalytics } from '../../services/analytics/src/a
 import { analyticsProjections } from '../../services/analytics/src/analytics-projections';
 import { startSearchService } from '../../services/search/src/bootstrap';
 import { analyticsEnv, loadConfig, searchEnv } from '@shop/config';
-import { aggregates } from '@shop/contracts';
+import { aggregates, subjectFor } from '@shop/contracts';
 import { connectNats, EventStore, eventStreamConfig, StreamDefinitionError } from '@shop/eventstore';
 import { eventCatalogue } from '@shop/contracts';
 import { createLogger } from '@shop/logging';
@@ -196,7 +196,11 @@ describe('the shipped NATS configuration', () => {
     for (const user of ['projector', 'analytics', 'replay'] as const) {
       const nc = await connectAs(user);
       for (const aggregate of aggregates) {
-        const outcome = await tryAppend(nc, `shop.${aggregate}.${randomUUID()}`, forgedCommit('Forged', {}));
+        const outcome = await tryAppend(
+          nc,
+          subjectFor('shop', aggregate, randomUUID()),
+          forgedCommit('Forged', {}),
+        );
         expect([user, aggregate, outcome]).toEqual([user, aggregate, 'PERMISSIONS_VIOLATION']);
       }
       expect([user, await tryAdmin(nc, 'delete'), await tryAdmin(nc, 'purge')]).toEqual([
@@ -214,7 +218,7 @@ describe('the shipped NATS configuration', () => {
     // The ephemeral read every user may create (a durable of a name not its own is refused by its rights).
     await expect(
       jsm.consumers.add('SHOP', {
-        deliver_subject: `shop.deposit.${randomUUID()}`,
+        deliver_subject: subjectFor('shop', 'deposit', randomUUID()),
         ack_policy: AckPolicy.None,
       }),
     ).rejects.toThrow(/consumer deliver subject forms a cycle/);
@@ -224,11 +228,15 @@ describe('the shipped NATS configuration', () => {
   it('lets the search service append payment records only: no DepositClaimed, no order event', async () => {
     const nc = await connectAs('search');
     const deposit = forgedCommit('DepositClaimed', { userId: randomUUID(), amount: '1000000000' });
-    expect(await tryAppend(nc, `shop.deposit.${randomUUID()}`, deposit)).toBe('PERMISSIONS_VIOLATION');
+    expect(await tryAppend(nc, subjectFor('shop', 'deposit', randomUUID()), deposit)).toBe(
+      'PERMISSIONS_VIOLATION',
+    );
     const paid = forgedCommit('OrderPaymentConfirmed', {});
-    expect(await tryAppend(nc, `shop.order.${randomUUID()}`, paid)).toBe('PERMISSIONS_VIOLATION');
+    expect(await tryAppend(nc, subjectFor('shop', 'order', randomUUID()), paid)).toBe(
+      'PERMISSIONS_VIOLATION',
+    );
     for (const aggregate of aggregates.filter((a) => a !== 'payment')) {
-      expect([aggregate, await tryAppend(nc, `shop.${aggregate}.${randomUUID()}`, paid)]).toEqual([
+      expect([aggregate, await tryAppend(nc, subjectFor('shop', aggregate, randomUUID()), paid)]).toEqual([
         aggregate,
         'PERMISSIONS_VIOLATION',
       ]);
@@ -240,7 +248,7 @@ describe('the shipped NATS configuration', () => {
     for (const user of users.filter((u) => u !== 'gateway' && u !== 'operator')) {
       const nc = await connectAs(user);
       const forged = forgedCommit('DepositClaimed', { userId: randomUUID(), amount: '1000000000' });
-      expect([user, await tryAppend(nc, `shop.deposit.${randomUUID()}`, forged)]).toEqual([
+      expect([user, await tryAppend(nc, subjectFor('shop', 'deposit', randomUUID()), forged)]).toEqual([
         user,
         'PERMISSIONS_VIOLATION',
       ]);
@@ -362,7 +370,10 @@ describe('the shipped NATS configuration', () => {
         storage: StorageType.File,
         retention: RetentionPolicy.Limits,
         max_msgs_per_subject: 1,
-        republish: { src: `$KV.${name.slice(3)}.payment.*`, dest: `shop.deposit.${randomUUID()}` },
+        republish: {
+          src: `$KV.${name.slice(3)}.payment.*`,
+          dest: subjectFor('shop', 'deposit', randomUUID()),
+        },
       });
       const probes = {
         'snapshot bucket with republish': await outcomeOf(() =>
@@ -529,7 +540,10 @@ describe('the shipped NATS configuration', () => {
         name: 'KV_SHOP_snapshots',
         subjects: ['$KV.SHOP_snapshots.>'],
         max_msgs_per_subject: 1,
-        republish: { src: '$KV.SHOP_snapshots.payment.probe', dest: `shop.deposit.${randomUUID()}` },
+        republish: {
+          src: '$KV.SHOP_snapshots.payment.probe',
+          dest: subjectFor('shop', 'deposit', randomUUID()),
+        },
       });
       const stream = await gateway.verifyStream().catch((error: unknown) => error);
       expect(stream).toBeInstanceOf(StreamDefinitionError);

@@ -1,6 +1,8 @@
 import { z } from 'zod';
-import { MAX_STREAM_PARTITIONS } from '@shop/contracts';
+import { isPartitionCount, MAX_STREAM_PARTITIONS } from '@shop/contracts';
 import { hex32Bytes, natsToken, sqlIdentifier, unsetWhenEmpty } from './env-types';
+
+const partitionCountMessage = `must be a power of two from 1 to ${MAX_STREAM_PARTITIONS} (1, 2, 4, ... ${MAX_STREAM_PARTITIONS}): each partition is one filter subject`;
 
 /** Variables every process of the stack reads. */
 export const sharedEnv = z.object({
@@ -33,9 +35,13 @@ export const sharedEnv = z.object({
   /**
    * Partitions of each projection's and reaction's work, by aggregate id (see partitionOf): each
    * has one holder at a time, so up to this many processes share a projection or a reaction.
-   * Every process of a stack must agree on it; changing it is a rebuild (docs/capacity.md).
+   * Every process of a stack must agree on it; changing it is a rebuild (docs/capacity.md). A
+   * power of two, so that each partition is one filter subject (see partitionFilter).
    */
-  STREAM_PARTITIONS: z.coerce.number().int().min(1).max(MAX_STREAM_PARTITIONS).default(1),
+  STREAM_PARTITIONS: z.coerce
+    .number({ error: partitionCountMessage })
+    .refine(isPartitionCount, { message: partitionCountMessage })
+    .default(1),
   READ_MODEL_SCHEMA: sqlIdentifier.default('read_model'),
   /** Master key wrapping the data keys of personal data (see dataEncryptionKey). */
   DATA_ENCRYPTION_KEY: hex32Bytes.optional(),

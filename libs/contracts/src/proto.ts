@@ -111,10 +111,14 @@ function asyncApi(catalogue: EventCatalogue): Json {
       },
     };
     channels[aggregate] = {
-      address: `{prefix}.${aggregate}.{aggregateId}`,
+      address: `{prefix}.${aggregate}.{hashBits}.{aggregateId}`,
       title: `${aggregate} aggregate`,
       parameters: {
         prefix: { description: 'EVENT_SUBJECT_PREFIX (default "shop")' },
+        hashBits: {
+          description:
+            'the low six bits of the FNV-1a (32-bit) hash of aggregateId, low bit first, as six tokens 0 or 1 (e.g. 0.1.1.0.0.1): with STREAM_PARTITIONS=N (a power of two) the partition is the low log2(N) of them, so one wildcard subject holds a partition',
+        },
         aggregateId: { description: `id of one ${aggregate}` },
       },
       messages: { [message]: { $ref: `#/components/messages/${message}` } },
@@ -136,7 +140,7 @@ function asyncApi(catalogue: EventCatalogue): Json {
       title: 'Shop event stream',
       version: '1.0.0',
       description:
-        'One JetStream stream (EVENT_STREAM, default SHOP) over subjects <prefix>.<aggregate>.<id>. Generated from libs/contracts by `npm run proto`; do not edit.',
+        'One JetStream stream (EVENT_STREAM, default SHOP) over subjects <prefix>.<aggregate>.<six hash bits>.<id> (the layout the stream description names). Generated from libs/contracts by `npm run proto`; do not edit.',
     },
     defaultContentType: 'application/json',
     servers: { jetstream: { host: '127.0.0.1:4222', protocol: 'nats', description: 'NATS with JetStream' } },

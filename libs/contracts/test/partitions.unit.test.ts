@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { partitionOf, partitionOfSubject } from '../src/partitions';
+import { subjectFor } from '../src/subjects';
 
 describe('partitionOf', () => {
   it('is FNV-1a 32 of the id modulo the count (published FNV-1a test vectors)', () => {
@@ -16,8 +17,10 @@ describe('partitionOf', () => {
   });
 
   it('reads the id from an event subject', () => {
-    expect(partitionOfSubject('shop', 'shop.cart.user-7', 4)).toBe(partitionOf('user-7', 4));
-    expect(() => partitionOfSubject('shop', 'other.cart.user-7', 4)).toThrow();
+    expect(partitionOfSubject('shop', subjectFor('shop', 'cart', 'user-7'), 4)).toBe(
+      partitionOf('user-7', 4),
+    );
+    expect(() => partitionOfSubject('shop', subjectFor('other', 'cart', 'user-7'), 4)).toThrow();
   });
 
   it('refuses a count that is not a positive integer', () => {

@@ -21,7 +21,7 @@ describe('proto/', () => {
   it('describes every event type with its envelope and versioned data', () => {
     const asyncapi = JSON.parse(generateProto(eventCatalogue).get('asyncapi.json')!);
     expect(asyncapi.asyncapi).toBe('3.0.0');
-    expect(asyncapi.channels.cart.address).toBe('{prefix}.cart.{aggregateId}');
+    expect(asyncapi.channels.cart.address).toBe('{prefix}.cart.{hashBits}.{aggregateId}');
     expect(Object.keys(asyncapi.components.schemas)).toEqual(
       expect.arrayContaining(['ItemAdded', 'UserRegistered']),
     );

@@ -4,7 +4,7 @@ import type { Decider } from './decider';
 /**
  * An aggregate as the write side runs it: the decider that owns its rules and the name its
  * commits are stored under. An instance's id is the last token of its subject,
- * `<prefix>.<name>.<id>` (see subjectFor), for every aggregate alike.
+ * `<prefix>.<name>.<hash bits>.<id>` (see subjectFor), for every aggregate alike.
  */
 export interface Aggregate<C, E extends { type: string; data: unknown }, S> {
   readonly name: AggregateName;

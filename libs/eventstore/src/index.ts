@@ -10,3 +10,4 @@ export * from './event-store';
 export * from './commit-follower';
 export * from './nats-connection';
 export * from './open-event-store';
+export * from './subject-layout-migration';

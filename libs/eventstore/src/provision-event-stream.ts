@@ -1,4 +1,5 @@
 import { NatsConnection, NatsError, StreamConfig, StreamInfo } from 'nats';
+import { SUBJECT_LAYOUT } from '@shop/contracts';
 import {
   eventStreamConfig,
   snapshotBucketConfig,
@@ -17,6 +18,20 @@ export interface ProvisionOutcome {
 
 const STREAM_NOT_FOUND = 10059;
 
+/** The stream holds event subjects of another layout: only the layout migration moves it. */
+export class StreamLayoutError extends Error {
+  constructor(
+    readonly stream: string,
+    readonly layout: string | undefined,
+  ) {
+    super(
+      `stream ${stream} holds event subjects of another layout (${layout ?? 'the first, <prefix>.<aggregate>.<id>'}; ` +
+        `this build writes ${JSON.stringify(SUBJECT_LAYOUT)}): move it with npm run migrate-layout (docs/operations.md)`,
+    );
+    this.name = 'StreamLayoutError';
+  }
+}
+
 export async function streamInfoOrNull(
   jsm: Awaited<ReturnType<NatsConnection['jetstreamManager']>>,
   name: string,
@@ -34,7 +49,8 @@ export async function streamInfoOrNull(
  * The operator step for the event stream and its snapshot bucket (`npm run migrate`, under the
  * operator's NATS user; `npm start` and test setups run it too): creates them, brings the
  * stream to infra/nats/event-stream.json, and replaces a bucket that differs from its
- * definition (snapshots are never the source of truth, so dropping them loses nothing). No
+ * definition (snapshots are never the source of truth, so dropping them loses nothing). A stream
+ * of another subject layout is refused (StreamLayoutError): the layout migration moves it. No
  * service user may do any of this: services only bind and check (EventStore.verifyStream).
  */
 export async function provisionEventStream(
@@ -50,6 +66,9 @@ export async function provisionEventStream(
     await jsm.streams.add(config);
     stream = 'created';
   } else {
+    // Brought to the definition, a stream of the other layout would claim subjects it does not hold.
+    if (info.config.description !== config.description)
+      throw new StreamLayoutError(params.stream, info.config.description);
     const found = streamDifferences(info.config, config);
     if (found.length > 0) {
       differences.push(...found);

@@ -1,5 +1,6 @@
 import { type ForbiddenSettings, settingDifferences } from './setting-differences';
 import { StreamConfig } from 'nats';
+import { aggregateWildcard, SUBJECT_LAYOUT } from '@shop/contracts';
 import template from '../../../infra/nats/event-stream.json';
 
 export interface StreamDefinitionParams {
@@ -8,12 +9,17 @@ export interface StreamDefinitionParams {
   replicas: number;
 }
 
-/** The stream's configuration, kept in infra/ and filled in with this deployment's names. */
+/**
+ * The stream's configuration, kept in infra/ and filled in with this deployment's names. Its
+ * description names the layout of its subjects (SUBJECT_LAYOUT): a process built for another
+ * layout finds it differs (verifyStream) and does not start.
+ */
 export function eventStreamConfig(params: StreamDefinitionParams): StreamConfig {
   const filled = JSON.parse(
     JSON.stringify(template)
       .replaceAll('${STREAM}', params.stream)
-      .replaceAll('${PREFIX}', params.subjectPrefix)
+      .replaceAll('${LAYOUT}', SUBJECT_LAYOUT)
+      .replaceAll('${SUBJECTS}', aggregateWildcard(params.subjectPrefix))
       .replaceAll('"${REPLICAS}"', String(params.replicas)),
   ) as Record<string, unknown>;
   delete filled.$comment;
@@ -69,7 +75,11 @@ export class StreamDefinitionError extends Error {
     super(
       `stream ${stream} ${
         differences.length === 0 ? 'does not exist' : `differs from its definition: ${differences.join('; ')}`
-      }; the operator step (npm run migrate, under the operator's NATS user) creates and updates it`,
+      }; the operator step (npm run migrate, under the operator's NATS user) creates and updates it${
+        differences.some((d) => d.startsWith('description:'))
+          ? ', and npm run migrate-layout moves a stream of another subject layout (docs/operations.md)'
+          : ''
+      }`,
     );
     this.name = 'StreamDefinitionError';
   }

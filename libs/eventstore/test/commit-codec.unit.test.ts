@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { defineEvent, EventCatalogue } from '@shop/contracts';
+import { defineEvent, EventCatalogue, subjectFor } from '@shop/contracts';
 import { buildCommit, decodeCommit, encodeCommit } from '../src/commit-codec';
 
 const renamedV2 = defineEvent({
@@ -31,7 +31,7 @@ const catalogue = new EventCatalogue(
   ],
 );
 const meta = { commandId: 'cmd-1', correlationId: 'req-1', actor: { kind: 'user' as const, id: 'u' } };
-const subject = 'evt.user.u1';
+const subject = subjectFor('evt', 'user', 'u1');
 const encoder = new TextEncoder();
 
 describe("decodeCommit in 'trusted' mode (replay)", () => {

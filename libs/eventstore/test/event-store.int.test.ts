@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventCatalogue, systemActor } from '@shop/contracts';
+import { aggregateWildcard, eventCatalogue, SUBJECT_LAYOUT, systemActor } from '@shop/contracts';
 import { openTestEventStore, testEnvironment, TestEventStore } from '@shop/testing';
 import { EventStore } from '../src/event-store';
 import { WrongExpectedSequenceError } from '../src/errors';
@@ -24,7 +24,8 @@ afterAll(async () => t.close());
 describe('EventStore on JetStream', () => {
   it('creates the stream from the definition in infra/', async () => {
     const info = await store.jsm.streams.info(env.stream);
-    expect(info.config.subjects).toEqual([`${env.subjectPrefix}.>`]);
+    expect(info.config.subjects).toEqual([aggregateWildcard(env.subjectPrefix)]);
+    expect(info.config.description).toBe(SUBJECT_LAYOUT);
     expect(info.config.deny_delete).toBe(true);
     expect(info.config.max_age).toBe(0);
     await store.provision();

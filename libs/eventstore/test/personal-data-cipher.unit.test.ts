@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { Commit, ERASED, eventCatalogue, EventEnvelope, StoredEnvelope } from '@shop/contracts';
+import { Commit, ERASED, eventCatalogue, EventEnvelope, StoredEnvelope, subjectFor } from '@shop/contracts';
 import { commitKeyIds, encodeCommit, decodeCommit } from '../src/commit-codec';
 import { DataKeyMissingError } from '../src/data-keys';
 import { openEnvelopeData, openValue, sealEnvelope, sealValue } from '../src/personal-data-cipher';
@@ -8,7 +8,7 @@ import { openEnvelopeData, openValue, sealEnvelope, sealValue } from '../src/per
 const userId = randomUUID();
 const keyId = `user:${userId}`;
 const key = randomBytes(32);
-const subject = `shop.user.${userId}`;
+const subject = subjectFor('shop', 'user', userId);
 
 const envelope = (type: string, data: unknown): EventEnvelope => ({
   id: randomUUID(),

@@ -24,8 +24,9 @@ export function partitionNames(projection: string, count: number): string[] {
 
 /**
  * Partition `index` of `count` of a partitioned projection: the same projection, given only the
- * events of aggregates whose id falls in the partition, under its own name. Its checkpoint moves
- * over the other partitions' messages as over any message it does not read.
+ * events of aggregates whose id falls in the partition, under its own name. Its consumer is
+ * delivered its partition's messages only (partitionFilter); its checkpoint follows the stream's
+ * end over the others' while idle (ProjectionRunner).
  */
 export function partitionUnit(projection: AnyProjection, index: number, count: number): AnyProjection {
   if (count === 1) return projection;

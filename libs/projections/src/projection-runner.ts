@@ -1,6 +1,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AckPolicy, ConsumerMessages, DeliverPolicy, JsMsg, nanos } from 'nats';
-import { aggregateWildcard, partitionOfSubject, RecordedEvent } from '@shop/contracts';
+import {
+  AggregateName,
+  aggregateWildcard,
+  parseSubject,
+  partitionFilter,
+  RecordedEvent,
+} from '@shop/contracts';
 import { consumerDifferences, EventStore, RawCommit } from '@shop/eventstore';
 import { BatchApplier, BatchItem, BatchOutcome, CheckpointMovedError } from './batch-applier';
 import { decodeBatchItems } from './decode-batch-items';
@@ -82,14 +88,21 @@ const refusalRetryMs = 5000;
  * Messages that arrive while a batch is being written form the next batch: low latency when
  * idle, large batches under load.
  *
- * The consumer sees the whole stream (nats-server 2.9 allows one filter subject, and the
- * checkpoint is a stream sequence), but most messages belong to aggregates the projection does
- * not read. A batch of only those has no effect, so it costs no transaction, no announcement
- * and no acknowledgement of its own: the position moves in memory, and the checkpoint row (with
- * the acknowledgement and an announcement) follows with the next batch that matters, after
- * `idleFlushMs` of quiet, or at the latest after `checkpointFlushMs`. A crash in between only re-reads messages without
- * effect. At a light load, when each command is a batch of its own, this is what keeps the
- * projections that do not read it from costing a round trip each.
+ * The consumer of an unpartitioned projection sees the whole stream (nats-server 2.9 allows one
+ * filter subject, and the checkpoint is a stream sequence), but most messages belong to
+ * aggregates the projection does not read. A batch of only those has no effect, so it costs no
+ * transaction, no announcement and no acknowledgement of its own: the position moves in memory,
+ * and the checkpoint row (with the acknowledgement and an announcement) follows with the next
+ * batch that matters, after `idleFlushMs` of quiet, or at the latest after `checkpointFlushMs`.
+ * A crash in between only re-reads messages without effect. At a light load, when each command
+ * is a batch of its own, this is what keeps the projections that do not read it from costing a
+ * round trip each.
+ *
+ * A partition's consumer is delivered only its partition's messages (its filter is the
+ * partition's subjects: see partitionFilter), so the others' never reach it to move its
+ * position: while idle it moves itself to the stream's end every `checkpointFlushMs` when no
+ * message of its own lies in between (followStreamEnd), for the readers waiting for every
+ * projection to reach the end (an account's erasure) and for the lag metrics.
  */
 export class ProjectionRunner {
   private readonly batchSize: number;
@@ -105,7 +118,11 @@ export class ProjectionRunner {
   /** The checkpoint row's position, as this runner last wrote or read it. */
   private persisted = -1;
   private persistedAt = 0;
-  private readonly subjectPrefixes: string[];
+  /** The consumer's delivery sequence of the last message the position covers (see gapBefore). */
+  private delivered = 0;
+  private readonly aggregates: ReadonlySet<AggregateName>;
+  /** The consumer's filter subject: the stream, or the partition's subjects. */
+  private readonly filter: string;
   private stopping = false;
   private loop: Promise<void> | null = null;
   private messages: ConsumerMessages | null = null;
@@ -138,7 +155,12 @@ export class ProjectionRunner {
     );
     this.lock =
       options.lock ?? ownConnectionLock(options.databaseUrl, options.schema, options.projection.name);
-    this.subjectPrefixes = options.projection.aggregates.map((a) => `${options.store.subjectPrefix}.${a}.`);
+    this.aggregates = new Set(options.projection.aggregates);
+    const { partition } = options.projection;
+    const only = this.aggregates.size === 1 ? options.projection.aggregates[0] : undefined;
+    this.filter = partition
+      ? partitionFilter(options.store.subjectPrefix, only, partition.index, partition.count)
+      : aggregateWildcard(options.store.subjectPrefix);
   }
 
   get name(): string {
@@ -284,15 +306,20 @@ export class ProjectionRunner {
       if (buffer.length === 0) {
         if (ended) break;
         const unwritten = this.position > this.persisted;
+        const follows = this.options.projection.partition !== undefined;
         const woken = await new Promise<boolean>((resolve) => {
-          const timer = unwritten ? setTimeout(() => resolve(false), idleFlushMs) : undefined;
+          const idle = unwritten ? idleFlushMs : follows ? checkpointFlushMs : undefined;
+          const timer = idle === undefined ? undefined : setTimeout(() => resolve(false), idle);
           this.wake = () => {
             clearTimeout(timer);
             resolve(true);
           };
         });
         this.wake = null;
-        if (!woken && buffer.length === 0) await this.flushWithRetry();
+        if (!woken && buffer.length === 0) {
+          if (follows) await this.withRetry(() => this.followStreamEnd());
+          await this.flushWithRetry();
+        }
         continue;
       }
       if (this.batchWaitMs > 0 && buffer.length === 1 && this.reads(buffer[0]!.subject)) {
@@ -326,12 +353,18 @@ export class ProjectionRunner {
   private async catchUp(): Promise<void> {
     if (this.catchUpBatchSize <= 0) return;
     const { store, projection } = this.options;
-    const filters = [...new Set(projection.aggregates)].map((a) => aggregateWildcard(store.subjectPrefix, a));
+    const { partition } = projection;
+    const filters = [...this.aggregates].map((a) =>
+      partition
+        ? partitionFilter(store.subjectPrefix, a, partition.index, partition.count)
+        : aggregateWildcard(store.subjectPrefix, a),
+    );
     let window = this.catchUpBatchSize;
     while (!this.stopping && !this.resetReason) {
       const last = await store.lastStreamSequence();
       if (last - this.position <= this.catchUpAfter) return;
-      const until = Math.min(last, this.position + window);
+      // A remainder the consumer would take is read in this window: catching up ends at the end.
+      const until = last - (this.position + window) <= this.catchUpAfter ? last : this.position + window;
       const raws: RawCommit[] = [];
       for (const filter of filters) {
         // A filtered read ends on a match at or past its end: its last match, if before `until`.
@@ -354,7 +387,7 @@ export class ProjectionRunner {
     }
   }
 
-  /** One catch-up batch: the projection's messages in stream order, another partition's skipped. */
+  /** One catch-up batch: the projection's messages in stream order. */
   private async processCaughtUp(raws: readonly RawCommit[]): Promise<void> {
     const fresh = raws.filter((raw) => raw.sequence > this.position);
     if (fresh.length === 0) return;
@@ -425,10 +458,10 @@ export class ProjectionRunner {
         message.ack();
         continue;
       }
-      const expected = this.position + 1 + items.length;
-      if (message.seq !== expected) {
+      const gap = this.gapBefore(message, items.length);
+      if (gap) {
         // Out of order means a redelivery overtook the stream: start again from the checkpoint.
-        this.resetReason = `expected sequence ${expected}, got ${message.seq}`;
+        this.resetReason = gap;
         break;
       }
       taken.push(message);
@@ -455,6 +488,7 @@ export class ProjectionRunner {
       // this one reads none of these. The acknowledgement waits too (AckPolicy.All: a later one
       // covers these), for the next batch that matters, the idle flush, or a batch's worth.
       this.position = items.at(-1)!.sequence;
+      this.delivered = taken.at(-1)!.info.deliverySequence;
       this.unacked = taken.at(-1)!;
       this.unackedCount += taken.length;
       if (this.unackedCount >= this.batchSize) this.ackTaken();
@@ -481,6 +515,7 @@ export class ProjectionRunner {
       this.applier.apply(items, this.persisted, mode),
     );
     this.position = outcome.checkpoint;
+    if (taken.length > 0) this.delivered = taken.at(-1)!.info.deliverySequence;
     this.persisted = outcome.checkpoint;
     this.persistedAt = Date.now();
     // Caches are invalidated before the checkpoint is announced: a writer waiting for its
@@ -510,19 +545,19 @@ export class ProjectionRunner {
   }
 
   /**
-   * A partition's consumer reads the whole stream too, not its partition's subjects: nats-server
-   * 2.9 allows one filter subject per consumer and has no stream subject transform, and an
-   * account's partition() mapping would rewrite every stored subject (operators replay old
-   * streams). Skipping another partition's message costs what skipping another aggregate's does
-   * (see reads): no decoding, no transaction, and the checkpoint row follows lazily.
+   * A partition's consumer reads its partition's subjects only (this.filter), one filter subject
+   * as nats-server 2.9 allows: the partition's hash bits are tokens of every event subject.
+   * Re-created at the checkpoint on every start, so a consumer of an earlier filter (the whole
+   * stream, before the partition was in the subjects) is replaced from where the row stands.
    */
   private async recreateConsumer(startSequence: number): Promise<void> {
     const { store, projection } = this.options;
+    this.delivered = 0;
     const name = consumerNameFor(store, projection.name);
     const config = {
       durable_name: name,
       ack_policy: AckPolicy.All,
-      filter_subject: `${store.subjectPrefix}.>`,
+      filter_subject: this.filter,
       max_ack_pending: this.batchSize * 4,
       ack_wait: nanos(60_000),
       max_deliver: -1,
@@ -562,13 +597,45 @@ export class ProjectionRunner {
     await this.lock.release();
   }
 
+  /**
+   * Why `message`, the `taken`-th new one of its batch, cannot follow what the runner has taken,
+   * or null. Over the whole stream each message's sequence follows the last; a partition's
+   * consumer skips the other partitions' sequences, so there each first delivery follows the last
+   * (the consumer's delivery sequence) and a redelivery past the position breaks the order.
+   */
+  private gapBefore(message: JsMsg, taken: number): string | null {
+    if (!this.options.projection.partition) {
+      const expected = this.position + 1 + taken;
+      return message.seq === expected ? null : `expected sequence ${expected}, got ${message.seq}`;
+    }
+    const expected = this.delivered + 1 + taken;
+    const { deliverySequence, redelivered } = message.info;
+    return deliverySequence === expected && !redelivered
+      ? null
+      : `expected delivery ${expected}, got ${deliverySequence}${redelivered ? ' (a redelivery)' : ''}`;
+  }
+
+  /** Whether the subject is one of the projection's aggregates' (its partition's: the filter's). */
   private reads(subject: string): boolean {
-    if (!this.subjectPrefixes.some((prefix) => subject.startsWith(prefix))) return false;
-    const { partition } = this.options.projection;
-    return (
-      !partition ||
-      partitionOfSubject(this.options.store.subjectPrefix, subject, partition.count) === partition.index
-    );
+    try {
+      return this.aggregates.has(parseSubject(this.options.store.subjectPrefix, subject).aggregate);
+    } catch {
+      return false;
+    }
+  }
+
+  /**
+   * An idle partition moves to the stream's end when none of its own messages lies in between:
+   * one that does is on its way to the consumer, which then moves the position itself.
+   */
+  private async followStreamEnd(): Promise<void> {
+    const { store } = this.options;
+    const end = await store.lastStreamSequence();
+    if (end <= this.position) return;
+    const next = await store.nextSequence(this.filter, this.position);
+    if (next !== null && next <= end) return;
+    this.position = end;
+    this.notifyWaiters();
   }
 
   /** Waits `ms`, or less when stopped meanwhile. */

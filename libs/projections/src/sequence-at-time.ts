@@ -1,3 +1,4 @@
+import { aggregateWildcard } from '@shop/contracts';
 import { EventStore } from '@shop/eventstore';
 
 const decoder = new TextDecoder();
@@ -29,7 +30,7 @@ export async function sequenceAtTime(store: EventStore, at: Date): Promise<numbe
  */
 async function occurredAt(store: EventStore, sequence: number): Promise<number> {
   // The first message at or after `sequence` (STREAM.MSG.GET takes next_by_subj; the typings lag).
-  const query = { seq: sequence, next_by_subj: `${store.subjectPrefix}.>` };
+  const query = { seq: sequence, next_by_subj: aggregateWildcard(store.subjectPrefix) };
   let message;
   try {
     message = await store.jsm.streams.getMessage(store.stream, query);

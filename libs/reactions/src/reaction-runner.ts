@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AckPolicy, Consumer, ConsumerMessages, DeliverPolicy, JsMsg, nanos } from 'nats';
-import { partitionOfSubject, RecordedEvent } from '@shop/contracts';
+import { partitionFilter, partitionOfSubject, RecordedEvent } from '@shop/contracts';
 import { consumerDifferences, EventStore, parseCommit } from '@shop/eventstore';
 import { withCorrelationId } from '@shop/logging';
 import { traceEvent, tracedProcess } from '@shop/tracing';
@@ -134,12 +134,20 @@ export class ReactionRunner {
   /** Null without a database: the runner then consumes as if it held the lock. */
   private readonly lock: ExclusiveLock | null;
   private readonly partition: ReactionPartition;
+  /** The consumer's filter subject: the subjects of the reaction's aggregate in its partition. */
+  private readonly filter: string;
   private handled: HandledThrough | null = null;
   private recorded = 0;
 
   constructor(private readonly options: ReactionRunnerOptions) {
     const { databaseUrl, store, reaction, hosts, lockTiming } = options;
     this.partition = options.partition ?? { index: 0, count: 1 };
+    this.filter = partitionFilter(
+      store.subjectPrefix,
+      reaction.aggregate,
+      this.partition.index,
+      this.partition.count,
+    );
     const suffix = partitionSuffix(this.partition).replace('_', ':');
     const key = `reaction:${store.stream}:${reaction.name}${suffix}`;
     const onLost = () => {
@@ -268,11 +276,11 @@ export class ReactionRunner {
    *   acknowledged is delivered again, which reactions, idempotent, take as a repeat;
    * - a missing one (a new reaction, a renamed consumer, a new split) is created after the record.
    *
-   * Every partition's consumer has the reaction's whole filter subject and skips the other
-   * partitions' messages: nats-server 2.9 allows one filter subject per consumer and has no
-   * stream subject transform, and an account `partition()` mapping would rewrite the subject
-   * every event is stored under (the aggregate's, which appends guard and loads read). So each
-   * partition is delivered, and acknowledges unread, the messages of all the others.
+   * A partition's consumer is delivered its partition's messages only: its one filter subject
+   * (all nats-server 2.9 allows) is the partition's subjects, whose hash bits are tokens of every
+   * event subject (partitionFilter). A consumer of an earlier filter (the reaction's whole
+   * aggregate, before the partition was in the subjects) differs, so it is re-created after the
+   * record as above: nothing of the partition past the record is skipped.
    */
   private async takeOver(): Promise<Consumer> {
     const { store, reaction, positions, logger } = this.options;
@@ -280,7 +288,7 @@ export class ReactionRunner {
     const config = {
       durable_name: name,
       ack_policy: AckPolicy.Explicit,
-      filter_subject: `${store.subjectPrefix}.${reaction.aggregate}.*`,
+      filter_subject: this.filter,
       ack_wait: nanos(60_000),
       // The runner counts attempts itself; the server never stops redelivering.
       max_deliver: -1,
@@ -354,8 +362,8 @@ export class ReactionRunner {
    * consumer runs ahead of the last message it delivered when only other subjects came after it.
    */
   private async unhandledBetween(after: number, through: number): Promise<boolean> {
-    const { store, reaction } = this.options;
-    const next = await store.nextSequence(`${store.subjectPrefix}.${reaction.aggregate}.*`, after);
+    const { store } = this.options;
+    const next = await store.nextSequence(this.filter, after);
     return next !== null && next <= through;
   }
 
@@ -382,12 +390,6 @@ export class ReactionRunner {
     const limit = this.options.concurrency ?? 8;
     const handled = this.handled;
     for await (const message of messages) {
-      if (!this.owns(message.subject)) {
-        message.ack();
-        handled?.taken(message.seq);
-        handled?.settled(message.seq);
-        continue;
-      }
       handled?.taken(message.seq);
       const keepAlive = setInterval(() => message.working(), keepAliveMs);
       const previous = this.tails.get(message.subject) ?? Promise.resolve();
@@ -488,12 +490,6 @@ export class ReactionRunner {
     return true;
   }
 
-  /** Whether the subject's aggregate falls in this runner's partition. */
-  private owns(subject: string): boolean {
-    const { index, count } = this.partition;
-    return partitionOfSubject(this.options.store.subjectPrefix, subject, count) === index;
-  }
-
   /**
    * Whether a message holds an event the reaction handles, read from its events' types alone.
    * Most of an aggregate's messages hold none (every chat message, for the session's key
@@ -515,6 +511,12 @@ export class ReactionRunner {
       if (!reaction.eventTypes.includes(event.type)) continue;
       await withCorrelationId(event.correlationId, () => reaction.handle(event, this.lock ?? noLockCheck));
     }
+  }
+
+  /** Whether a parked event's subject falls in this runner's partition. */
+  private owns(subject: string): boolean {
+    const { index, count } = this.partition;
+    return partitionOfSubject(this.options.store.subjectPrefix, subject, count) === index;
   }
 
   /**

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { AckPolicy, DeliverPolicy, nanos } from 'nats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { systemActor } from '@shop/contracts';
+import { aggregateWildcard, systemActor } from '@shop/contracts';
 import { openTestEventStore, testEnvironment, TestEventStore } from '@shop/testing';
 import { moveLegacyConsumers } from '../src/legacy-consumers';
 
@@ -39,7 +39,7 @@ describe("moving consumers of an earlier version to their owners' names (npm run
     const third = await append(cartId, second);
     const config = {
       ack_policy: AckPolicy.Explicit,
-      filter_subject: `${env.subjectPrefix}.cart.*`,
+      filter_subject: aggregateWildcard(env.subjectPrefix, 'cart'),
       ack_wait: nanos(60_000),
       max_deliver: -1,
       max_ack_pending: 1000,

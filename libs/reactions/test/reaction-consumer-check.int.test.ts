@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AckPolicy, DeliverPolicy } from 'nats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { systemActor } from '@shop/contracts';
+import { aggregateWildcard, partitionFilter, partitionOf, systemActor } from '@shop/contracts';
 import { openTestEventStore, testEnvironment, TestEventStore } from '@shop/testing';
 import { Reaction } from '../src/reaction';
-import { ReactionPartition } from '../src/reaction-partition';
+import { ReactionPartition, reactionConsumerName } from '../src/reaction-partition';
 import { ReactionPositions } from '../src/reaction-positions';
 import { ReactionRunner } from '../src/reaction-runner';
 
@@ -68,7 +68,7 @@ async function until(condition: () => boolean, what: string): Promise<void> {
   if (!condition()) throw new Error(`never happened: ${what}`);
 }
 
-function setUp() {
+function setUp(partition?: ReactionPartition) {
   const name = `check_${randomUUID().slice(0, 8)}`;
   const handled: number[] = [];
   const warnings: Warning[] = [];
@@ -86,9 +86,11 @@ function setUp() {
       store: t.store,
       reaction,
       positions,
+      partition,
       logger: { warn: (entry, message) => warnings.push({ entry, message }), error() {} },
     });
-  return { consumer: t.store.consumerName(`reaction_${name}`), handled, warnings, positions, runner };
+  const consumer = t.store.consumerName(reactionConsumerName(name, partition ?? { index: 0, count: 1 }));
+  return { consumer, handled, warnings, positions, runner };
 }
 
 describe('a reaction runner binding to a consumer changed behind its back', () => {
@@ -154,5 +156,40 @@ describe('a reaction runner binding to a consumer changed behind its back', () =
       undefined,
       false,
     ]);
+  });
+
+  it("re-creates a partition's consumer of the whole aggregate (made before the partitioned subjects) from its record, missing none of its events", async () => {
+    let cartId = randomUUID();
+    while (partitionOf(cartId, 2) !== 1) cartId = randomUUID();
+    const { consumer, handled, warnings, runner } = setUp({ index: 1, count: 2 });
+    const first = await appendItems(cartId, 2);
+    const active = runner();
+    await active.start();
+    await until(() => first.every((s) => handled.includes(s)), 'the first events handled');
+    await active.stop();
+
+    // As a runner of the previous layout made it: every cart subject, delivering from the end.
+    const info = await t.store.jsm.consumers.info(t.store.stream, consumer);
+    await t.store.jsm.consumers.delete(t.store.stream, consumer);
+    await t.store.jsm.consumers.add(t.store.stream, {
+      ...info.config,
+      filter_subject: aggregateWildcard(t.store.subjectPrefix, 'cart'),
+      deliver_policy: DeliverPolicy.New,
+      opt_start_seq: undefined,
+    });
+    const later = await appendItems(cartId, 2);
+
+    const next = runner();
+    await next.start();
+    await until(() => later.every((s) => handled.includes(s)), 'the later events handled');
+    await next.stop();
+    // Nothing skipped; what the recreated consumer delivers again before its record is a repeat.
+    const ours = new Set([...first, ...later]);
+    expect([...new Set(handled.filter((s) => ours.has(s)))]).toEqual([...first, ...later]);
+    expect(warnings.flatMap((w) => w.entry.differences ?? [])).toContainEqual(
+      expect.stringMatching(/^filter_subject: /),
+    );
+    const recreated = await t.store.jsm.consumers.info(t.store.stream, consumer);
+    expect(recreated.config.filter_subject).toBe(partitionFilter(t.store.subjectPrefix, 'cart', 1, 2));
   });
 });

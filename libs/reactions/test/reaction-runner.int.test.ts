@@ -1,7 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { partitionOf, RecordedEvent, systemActor } from '@shop/contracts';
+import {
+  parseSubject,
+  partitionFilter,
+  partitionOf,
+  partitionOfSubject,
+  RecordedEvent,
+  subjectFor,
+  systemActor,
+} from '@shop/contracts';
 import pg from 'pg';
 import { connectNats, EventStore } from '@shop/eventstore';
 import { openTestEventStore, testEnvironment, TestEventStore } from '@shop/testing';
@@ -343,7 +351,25 @@ describe('reaction runner', () => {
         t.store.stream,
         t.store.consumerName(`reaction_${name}_p2of4`),
       );
-      expect(consumers.config.filter_subject).toBe(`${t.store.subjectPrefix}.cart.*`);
+      expect(consumers.config.filter_subject).toBe(partitionFilter(t.store.subjectPrefix, 'cart', 2, 4));
+      // Each partition's consumer was delivered the cart messages of its partition, each once.
+      const own = [0, 0, 0, 0];
+      for await (const raw of t.store.readRaw()) {
+        if (parseSubject(t.store.subjectPrefix, raw.subject).aggregate === 'cart')
+          own[partitionOfSubject(t.store.subjectPrefix, raw.subject, 4)]!++;
+      }
+      const delivered = await Promise.all(
+        [0, 1, 2, 3].map(
+          async (index) =>
+            (
+              await t.store.jsm.consumers.info(
+                t.store.stream,
+                t.store.consumerName(`reaction_${name}_p${index}of4`),
+              )
+            ).delivered.consumer_seq,
+        ),
+      );
+      expect(delivered).toEqual(own);
     } finally {
       await Promise.all(runners.map((r) => r.stop()));
     }
@@ -362,7 +388,7 @@ describe('reaction runner', () => {
       await parking.park({
         reaction: name,
         sequence: sequence!,
-        subject: `${t.store.subjectPrefix}.cart.${cartId}`,
+        subject: subjectFor(t.store.subjectPrefix, 'cart', cartId),
         error: 'poison until fixed',
       });
     }
@@ -381,7 +407,9 @@ describe('reaction runner', () => {
       await until(() => parking.entries.length === 1, 'its own parked event released');
       await sleep(300);
       expect(handled).toEqual([mine]);
-      expect(parking.entries.map((e) => e.subject)).toEqual([`${t.store.subjectPrefix}.cart.${theirs}`]);
+      expect(parking.entries.map((e) => e.subject)).toEqual([
+        subjectFor(t.store.subjectPrefix, 'cart', theirs),
+      ]);
     } finally {
       await runner.stop();
     }

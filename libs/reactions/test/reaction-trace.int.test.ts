@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { SpanKind } from '@opentelemetry/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { systemActor } from '@shop/contracts';
+import { subjectFor, systemActor } from '@shop/contracts';
 import { inSpan } from '@shop/tracing';
 import {
   openTestEventStore,
@@ -87,7 +87,7 @@ describe('a reaction in the trace of the command whose event it handles', () => 
       .find(
         (s) =>
           s.name === `process ${t.store.subjectPrefix}.cart.*` &&
-          s.attributes['messaging.destination.name'] === `${t.store.subjectPrefix}.cart.${cartId}`,
+          s.attributes['messaging.destination.name'] === subjectFor(t.store.subjectPrefix, 'cart', cartId),
       )!;
     expect(process.kind).toBe(SpanKind.CONSUMER);
     expect(process.spanContext().traceId).toBe(request.spanContext().traceId);
@@ -143,7 +143,10 @@ describe('a reaction in the trace of the command whose event it handles', () => 
     }
     const processed = recorder
       .spans()
-      .filter((s) => s.attributes['messaging.destination.name'] === `${t.store.subjectPrefix}.cart.${cartId}`)
+      .filter(
+        (s) =>
+          s.attributes['messaging.destination.name'] === subjectFor(t.store.subjectPrefix, 'cart', cartId),
+      )
       .filter((s) => s.kind === SpanKind.CONSUMER)
       .map((s) => s.attributes['messaging.nats.stream.sequence']);
     expect(seen).toEqual([handled.sequence]);

@@ -28,10 +28,13 @@ export const messagingAttributes = {
   deliveryCount: 'messaging.nats.message.delivery_count',
 } as const;
 
-/** `shop.cart.<id>` → `shop.cart.*`: what the subjects of one aggregate have in common. */
+/**
+ * `shop.cart.<hash bits>.<id>` → `shop.cart.*`: what the subjects of one aggregate type have in
+ * common (the prefix and the aggregate: see subjectFor).
+ */
 export function subjectTemplate(subject: string): string {
-  const cut = subject.lastIndexOf('.');
-  return cut < 0 ? subject : `${subject.slice(0, cut)}.*`;
+  const tokens = subject.split('.');
+  return tokens.length < 3 ? subject : `${tokens[0]}.${tokens[1]}.*`;
 }
 
 /**
