@@ -1,10 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Kysely, sql } from 'kysely';
-import { NatsConnection } from 'nats';
-import { sampleValue } from '@shop/metrics';
-import { eventCatalogue } from '@shop/contracts';
+import { AckPolicy, NatsConnection, nanos } from 'nats';
+import { MetricSample, sampleValue } from '@shop/metrics';
+import { aggregateWildcard, eventCatalogue } from '@shop/contracts';
 import { EventStore } from '@shop/eventstore';
+import { wholeNameOf } from '@shop/projections';
+import { readModelProjections } from '@shop/read-models';
 import { ServiceProcess, startServiceProcess } from '@shop/testing';
 import { openDataKeyVault } from '@shop/wallets';
 import { BenchNames, freePort } from './bench-stack';
@@ -32,6 +34,12 @@ export interface ProjectorRun {
   eventsPerSecond: number;
   /** Each process's CPU over the whole run, start-up included. */
   cpuSeconds: number[];
+  /**
+   * Per partitioned projection: the messages its partitions' runners were given together,
+   * divided by the messages of the aggregates it reads in the stream. 1 when each partition is delivered
+   * its own messages only; N when each is delivered every message and skips the others'.
+   */
+  deliveriesPerEvent: Record<string, number>;
 }
 
 const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
@@ -45,6 +53,43 @@ async function progress(db: Kysely<unknown>, schema: string) {
     .catch(() => ({ rows: [] }));
   const row = result.rows[0];
   return { rows: Number(row?.rows ?? 0), least: Number(row?.least ?? 0), total: Number(row?.total ?? 0) };
+}
+
+/** How many messages of the stream match `filter`: the pending count of a consumer made to ask. */
+async function messagesMatching(nc: NatsConnection, stream: string, filter: string): Promise<number> {
+  const jsm = await nc.jetstreamManager();
+  const consumer = await jsm.consumers.add(stream, {
+    ack_policy: AckPolicy.None,
+    filter_subject: filter,
+    inactive_threshold: nanos(5000),
+  });
+  await jsm.consumers.delete(stream, consumer.name);
+  return consumer.num_pending;
+}
+
+/** Partitioned projections' deliveries per event, from what each process's runners were given. */
+async function deliveriesPerEvent(
+  nc: NatsConnection,
+  store: EventStore,
+  samples: readonly MetricSample[],
+): Promise<Record<string, number>> {
+  const given = new Map<string, number>();
+  for (const s of samples) {
+    if (s.name !== 'projection_batch_messages_sum' || !/-p[0-9]+of[0-9]+$/.test(s.labels.projection ?? ''))
+      continue;
+    const whole = wholeNameOf(s.labels.projection!);
+    given.set(whole, (given.get(whole) ?? 0) + s.value);
+  }
+  const result: Record<string, number> = {};
+  for (const projection of readModelProjections()) {
+    const delivered = given.get(projection.name);
+    if (delivered === undefined) continue;
+    let own = 0;
+    for (const aggregate of projection.aggregates)
+      own += await messagesMatching(nc, store.stream, aggregateWildcard(store.subjectPrefix, aggregate));
+    result[projection.name] = own > 0 ? round(delivered / own) : 0;
+  }
+  return result;
 }
 
 /**
@@ -117,18 +162,19 @@ export async function measureProjectorThroughput(options: ProjectorThroughputOpt
         await sleep(50);
       }
       const seconds = (performance.now() - firstMoved) / 1000;
-      const cpuSeconds = await Promise.all(
-        started.map(async ({ metricsUrl }) =>
-          round(sampleValue(await scrape(metricsUrl), 'process_cpu_seconds_total')),
-        ),
-      );
+      const samples = await Promise.all(started.map(({ metricsUrl }) => scrape(metricsUrl)));
+      const cpuSeconds = samples.map((s) => round(sampleValue(s, 'process_cpu_seconds_total')));
+      const deliveries = await deliveriesPerEvent(nc, store, samples.flat());
       runs.push({
         processes,
         seconds: round(seconds),
         eventsPerSecond: Math.round(events / seconds),
         cpuSeconds,
+        deliveriesPerEvent: deliveries,
       });
-      log(`projector throughput: ${processes} process(es): ${Math.round(events / seconds)} events/s`);
+      log(
+        `projector throughput: ${processes} process(es): ${Math.round(events / seconds)} events/s; deliveries per event ${JSON.stringify(deliveries)}`,
+      );
     } finally {
       for (const { process } of started) await process.stop();
     }

@@ -219,6 +219,18 @@ export function resultRows(r: Record<string, any>, baseline?: Record<string, any
         `${cpuMsPer(one.cpuSeconds[0], throughput.events)}`,
       ),
     );
+    const deliveries = Object.values(one.deliveriesPerEvent ?? {}) as number[];
+    if (deliveries.length > 0)
+      rows.push(
+        row(
+          `deliveries per event to a partitioned projection's ${throughput.partitions} partitions (1 process)`,
+          Object.entries(one.deliveriesPerEvent)
+            .map(([name, n]) => `${name} ${n}`)
+            .join(', '),
+          '1 (not N)',
+          deliveries.every((n) => n <= 1.01),
+        ),
+      );
     rows.push(
       row(
         'stream: bytes per event, subjects, consumers',
