@@ -33,6 +33,7 @@ import { holdsPersonalData, sealEnvelope } from './personal-data-cipher';
 import { EventStoreUnavailableError, WrongExpectedSequenceError } from './errors';
 import { answerFlowControl, isStatus, ownInbox, stallWatch, streamSequenceOf } from './push-delivery';
 import { KvSnapshotStore } from './snapshot-store';
+import { PublishAcks } from './publish-acks';
 import { provisionEventStream, ProvisionOutcome, streamInfoOrNull } from './provision-event-stream';
 import {
   eventStreamConfig,
@@ -135,6 +136,8 @@ export class EventStore {
   /** False between a disconnect and the reconnect: calls then fail at once instead of waiting out the timeout. */
   private connected = true;
   private readJsm: JetStreamManager | null = null;
+  /** Made on the first append: a store that only reads subscribes to no acknowledgements. */
+  private acks: PublishAcks | null = null;
 
   private constructor(
     readonly nc: NatsConnection,
@@ -238,11 +241,9 @@ export class EventStore {
         subject,
         options.commandId,
         (headers) =>
-          this.js.publish(subject, encodeCommit(stored), {
+          this.publishAcks().publish(subject, encodeCommit(stored), headers, {
             msgID: options.commandId,
-            expect: { lastSubjectSequence: options.expectedSequence },
-            timeout: this.timeoutMs,
-            headers,
+            lastSubjectSequence: options.expectedSequence,
           }),
         (published) => published.seq,
       );
@@ -293,6 +294,10 @@ export class EventStore {
   async lastSequence(subject: string): Promise<number> {
     const message = await this.getMessage({ last_by_subj: subject });
     return message?.seq ?? 0;
+  }
+
+  private publishAcks(): PublishAcks {
+    return (this.acks ??= new PublishAcks(this.nc, this.timeoutMs));
   }
 
   /** The sequence of the first commit after `afterSequence` on a subject matching `filter`, or null. */

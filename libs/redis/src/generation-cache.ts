@@ -6,6 +6,8 @@ export interface CacheRead<T> {
   generation: string;
 }
 
+export type CacheReadJson = Omit<CacheRead<unknown>, 'value'> & { json: string | undefined };
+
 /**
  * A read-through cache that cannot keep a stale value: every entry is stored with the
  * generation of its key as seen *before* the database read, and a writer invalidates by
@@ -24,21 +26,37 @@ export class GenerationCache {
    * user's list): invalidating the key makes all of them stale at once.
    */
   async read<T>(key: string, variant?: string): Promise<CacheRead<T>> {
+    const { json, generation } = await this.readJson(key, variant);
+    if (json === undefined) return { value: undefined, generation };
     try {
-      const [entry, generation] = await this.redis.mget(this.dataKey(key, variant), this.generationKey(key));
-      const current = generation ?? '0';
-      if (!entry) return { value: undefined, generation: current };
-      const parsed = JSON.parse(entry) as { generation: string; value: T };
-      return { value: parsed.generation === current ? parsed.value : undefined, generation: current };
+      return { value: JSON.parse(json) as T, generation };
     } catch {
       return { value: undefined, generation: 'unavailable' };
     }
   }
 
+  /** The value as it was stored, serialized: what an answer that is the value itself can send as it is. */
+  async readJson(key: string, variant?: string): Promise<CacheReadJson> {
+    try {
+      const [entry, generation] = await this.redis.mget(this.dataKey(key, variant), this.generationKey(key));
+      const current = generation ?? '0';
+      const at = entry?.indexOf(' ') ?? -1;
+      // An entry is "<generation> <json>": one of another generation (or format) is stale.
+      const json = at > 0 && entry!.slice(0, at) === current ? entry!.slice(at + 1) : undefined;
+      return { json, generation: current };
+    } catch {
+      return { json: undefined, generation: 'unavailable' };
+    }
+  }
+
   async write<T>(key: string, value: T, generation: string, variant?: string): Promise<void> {
+    await this.writeJson(key, JSON.stringify(value), generation, variant);
+  }
+
+  async writeJson(key: string, json: string, generation: string, variant?: string): Promise<void> {
     if (generation === 'unavailable') return;
     await this.redis
-      .set(this.dataKey(key, variant), JSON.stringify({ generation, value }), 'EX', this.ttlSeconds)
+      .set(this.dataKey(key, variant), `${generation} ${json}`, 'EX', this.ttlSeconds)
       .catch(() => undefined);
   }
 

@@ -41,8 +41,9 @@ export class AppModule {
         gatewayInfrastructure(config, logger, overrides),
         gatewayObservability(config, metrics),
         CqrsModule.forRoot(),
-        ConsistencyModule.register(metrics),
+        // In this order: the access guard (UserModule's) runs before the consistent-read wait.
         UserModule.register({ devLogin: config.NODE_ENV !== 'production' }),
+        ConsistencyModule.register(metrics),
         OnboardingModule,
         CartModule,
         SessionsModule,

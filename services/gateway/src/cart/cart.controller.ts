@@ -1,4 +1,4 @@
-import { Controller, Delete, Get, Headers, HttpCode, Inject, Post } from '@nestjs/common';
+import { Controller, Delete, Get, Header, Headers, HttpCode, Inject, Post } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { z } from 'zod';
 import type { GatewayConfig } from '@shop/config';
@@ -34,8 +34,12 @@ export class CartController {
     responses: { 200: { description: 'The cart', schema: cartListSchema } },
     errors: gatedErrors,
   })
-  async list(@CurrentIdentity() identity: SessionIdentity): Promise<{ items: CartItemResponse[] }> {
-    return { items: await this.queries.execute(new GetCartQuery(identity.userId)) };
+  // The body is `{ items }` written around the items' JSON as the cart cache holds it: a cached
+  // cart is neither parsed nor serialized again.
+  @Header('content-type', 'application/json; charset=utf-8')
+  async list(@CurrentIdentity() identity: SessionIdentity): Promise<string> {
+    const { json } = await this.queries.execute(new GetCartQuery(identity.userId));
+    return `{"items":${json}}`;
   }
 
   @Post()

@@ -51,7 +51,7 @@ export class DatabaseCart implements CartService {
   }
 
   async info(userId: string): Promise<{ cartAddress: string; itemCount: number; exists: boolean }> {
-    const items = await this.queries.execute(new GetCartQuery(userId));
+    const { items } = await this.queries.execute(new GetCartQuery(userId));
     return { cartAddress: '', itemCount: items.length, exists: false };
   }
 }

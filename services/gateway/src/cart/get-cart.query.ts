@@ -6,7 +6,26 @@ import type { Redis } from '@shop/redis';
 import { READ_DB, REDIS } from '../infrastructure/tokens';
 import { CartItemResponse } from './cart-item.schema';
 
-export class GetCartQuery extends Query<CartItemResponse[]> {
+/**
+ * The active items, and the same as JSON: a cart served from the cache is passed on as the cache
+ * holds it (GET /api/cart sends it unparsed); the items are parsed only for a caller that asks.
+ */
+export class CartContents {
+  private parsed: CartItemResponse[] | undefined;
+
+  constructor(
+    readonly json: string,
+    items?: CartItemResponse[],
+  ) {
+    this.parsed = items;
+  }
+
+  get items(): CartItemResponse[] {
+    return (this.parsed ??= JSON.parse(this.json) as CartItemResponse[]);
+  }
+}
+
+export class GetCartQuery extends Query<CartContents> {
   constructor(readonly userId: string) {
     super();
   }
@@ -24,11 +43,12 @@ export class GetCartHandler implements IQueryHandler<GetCartQuery> {
     this.cache = cartCache(redis);
   }
 
-  async execute({ userId }: GetCartQuery): Promise<CartItemResponse[]> {
-    const cached = await this.cache.read<CartItemResponse[]>(userId);
-    if (cached.value) return cached.value;
+  async execute({ userId }: GetCartQuery): Promise<CartContents> {
+    const cached = await this.cache.readJson(userId);
+    if (cached.json !== undefined) return new CartContents(cached.json);
     const items = await activeCartItems(this.db, userId);
-    await this.cache.write(userId, items, cached.generation);
-    return items;
+    const contents = new CartContents(JSON.stringify(items), items);
+    await this.cache.writeJson(userId, contents.json, cached.generation);
+    return contents;
   }
 }

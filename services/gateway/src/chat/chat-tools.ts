@@ -75,7 +75,7 @@ export class ChatTools {
       viewCart: tool({
         ...SHOPPING_TOOLS.viewCart,
         execute: guarded('viewCart', async () =>
-          viewCartOutput((await this.queries.execute(new GetCartQuery(userId))).map(cartItemView)),
+          viewCartOutput((await this.queries.execute(new GetCartQuery(userId))).items.map(cartItemView)),
         ),
       }),
       addToCart: tool({

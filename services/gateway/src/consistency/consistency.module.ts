@@ -1,11 +1,11 @@
 import { DynamicModule, Inject, Module, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
-import { APP_INTERCEPTOR } from '@nestjs/core';
+import { APP_GUARD } from '@nestjs/core';
 import { ServiceMetrics } from '@shop/metrics';
 import type { EventStore } from '@shop/eventstore';
 import { consistencyKey, ReadModelPositions } from '@shop/projections';
 import { EVENT_STORE } from '../infrastructure/tokens';
 import { recordAppend, recordUnreadableWrite } from './consistency-scope';
-import { ConsistentReadInterceptor } from './consistent-read.interceptor';
+import { ConsistentReadGuard } from './consistent-read.guard';
 
 /** Read-your-writes beyond a command's own wait: the consistency token and the wait for it. */
 @Module({})
@@ -22,7 +22,7 @@ export class ConsistencyModule implements OnModuleInit, OnModuleDestroy {
       module: ConsistencyModule,
       providers: [
         { provide: ServiceMetrics, useValue: metrics },
-        { provide: APP_INTERCEPTOR, useClass: ConsistentReadInterceptor },
+        { provide: APP_GUARD, useClass: ConsistentReadGuard },
       ],
     };
   }

@@ -212,7 +212,7 @@ export class McpTools {
         outputSchema: z.object({ items: z.array(cartItemSchema) }),
         annotations: { ...readOnly, openWorldHint: false },
         run: async (_input: unknown, { userId }: AgentPrincipal) => ({
-          items: (await this.queries.execute(new GetCartQuery(userId))).map(cartItemView),
+          items: (await this.queries.execute(new GetCartQuery(userId))).items.map(cartItemView),
         }),
       },
       add_to_cart: {

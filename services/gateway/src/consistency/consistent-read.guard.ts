@@ -1,4 +1,4 @@
-import { CallHandler, ExecutionContext, Inject, Injectable, NestInterceptor } from '@nestjs/common';
+import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import type { GatewayConfig } from '@shop/config';
 import { API_ROUTE, ApiRouteSpec } from '@shop/http';
 import { ServiceMetrics } from '@shop/metrics';
@@ -13,18 +13,22 @@ import { READS_READ_MODEL } from './reads-read-model.decorator';
  * consistency token names (and this user's writes made too late for a cookie), so a command
  * answered before its write was readable is never followed by a stale read or a 404 of what was
  * just created. Commands do not wait unless marked `@ReadsReadModel()`: they are decided on their
- * aggregates, so a lagging projector must not slow every write down. Runs after the access guard: an
- * unauthenticated caller never makes it wait.
+ * aggregates, so a lagging projector must not slow every write down.
+ *
+ * A guard that always admits, not an interceptor: one global interceptor makes Nest wrap every
+ * request of every route in an rxjs pipeline, which cost more than the wait's own check. It is
+ * registered after the access guard (AppModule imports UserModule first): an unauthenticated
+ * caller never makes it wait, and the identity it reads is set.
  */
 @Injectable()
-export class ConsistentReadInterceptor implements NestInterceptor {
+export class ConsistentReadGuard implements CanActivate {
   constructor(
     private readonly positions: ReadModelPositions,
     private readonly metrics: ServiceMetrics,
     @Inject(CONFIG) private readonly config: GatewayConfig,
   ) {}
 
-  async intercept(context: ExecutionContext, next: CallHandler): Promise<ReturnType<CallHandler['handle']>> {
+  async canActivate(context: ExecutionContext): Promise<boolean> {
     const spec = Reflect.getMetadata(API_ROUTE, context.getHandler()) as ApiRouteSpec | undefined;
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
     const reads =
@@ -39,6 +43,6 @@ export class ConsistentReadInterceptor implements NestInterceptor {
         if (!readable) this.metrics.consistentReadTimeouts.inc();
       }
     }
-    return next.handle();
+    return true;
   }
 }
