@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemActor } from '@shop/contracts';
 import type { DatabaseHandle } from '@shop/db';
@@ -343,8 +344,12 @@ describe('orders read side', () => {
 
   it('lists newest first with filters applied before paging, and gets one order', async () => {
     const { client, userId } = await onboarded();
+    // Newest first is by creation time, in milliseconds; orders created within one millisecond
+    // are listed by id. The pauses keep these three apart, as orders a shopper makes are.
     const a = await seedOrder(userId, 'checkout');
+    await sleep(3);
     const b = await seedOrder(userId, 'deposit');
+    await sleep(3);
     const c = await seedOrder(userId, 'checkout', [
       'OrderPaymentConfirmed',
       'OrderDeliveryStarted',
