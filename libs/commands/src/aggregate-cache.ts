@@ -8,6 +8,12 @@ export interface CachedAggregate<S> {
   commands: Map<string, number>;
   /** Commits folded since the aggregate's last snapshot (written or loaded), so one is taken every K. */
   sinceSnapshot: number;
+  /**
+   * Commits on the subject through `version`: compared with the server's per-subject count, it
+   * says how many came after without reading the stream past the last of them. Null when not
+   * known (loaded from a snapshot written before snapshots kept it).
+   */
+  commits: number | null;
 }
 
 export interface AggregateCacheBounds {

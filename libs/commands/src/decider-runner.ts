@@ -9,7 +9,10 @@ import { decodeState, encodeState, hasShapeOf } from './snapshot-codec';
 import { authenticateSnapshot, openAuthenticatedSnapshot } from './snapshot-mac';
 
 /** What the runner needs of an event store; an in-memory one serves the unit tests. */
-export type AggregateStore = Pick<EventStore, 'subject' | 'append' | 'load' | 'lastSequence' | 'readCommit'>;
+export type AggregateStore = Pick<
+  EventStore,
+  'subject' | 'append' | 'load' | 'lastSequence' | 'readCommit' | 'commitCount'
+>;
 
 type AnyEvent = { type: string; data: unknown };
 
@@ -62,6 +65,8 @@ export const SNAPSHOT_COMMAND_IDS = 128;
 const snapshotBody = z.strictObject({
   state: z.looseObject({}),
   commands: z.array(z.tuple([z.string(), z.number().int().positive()])).max(SNAPSHOT_COMMAND_IDS),
+  /** Commits through the snapshot's version; absent from snapshots written before it was kept. */
+  commits: z.number().int().nonnegative().optional(),
 });
 
 /** The runner's cache bounds when none are given (AGGREGATE_CACHE_MAX_ENTRIES and _BYTES default to these). */
@@ -194,6 +199,7 @@ export class DeciderRunner {
           version: result.sequence,
           commands: current.commands,
           sinceSnapshot: current.sinceSnapshot + 1,
+          commits: current.commits === null ? null : current.commits + 1,
         };
         cache.set(subject, next);
         this.snapshotIfDue(instance, next);
@@ -240,7 +246,20 @@ export class DeciderRunner {
       id,
     } = instance;
     const start = from ?? (await this.fromSnapshot(instance));
-    let loaded = await this.store.load(name, id, start && !from ? start.version - 1 : (start?.version ?? 0));
+    // How many commits follow the start, from the server's count: the read then stops at the last
+    // of them instead of looking on to the stream's end for one more, which on nats-server 2.9
+    // reads every block stored since (a long wait once the stream is large and the aggregate old).
+    const following =
+      start && start.commits !== null
+        ? (await this.store.commitCount(instance.subject)) - start.commits
+        : undefined;
+    const limit = following === undefined || following < 0 ? undefined : following + (from ? 0 : 1);
+    let loaded = await this.store.load(
+      name,
+      id,
+      start && !from ? start.version - 1 : (start?.version ?? 0),
+      limit,
+    );
     let base = start;
     if (start && !from) {
       // The snapshot's own last commit is read again: it must be on this subject, or the snapshot
@@ -260,6 +279,7 @@ export class DeciderRunner {
     let state = base?.state ?? decider.initialState();
     const commands = new Map(base?.commands);
     let sinceSnapshot = base?.sinceSnapshot ?? 0;
+    let commits = base ? base.commits : 0;
     let commit = base?.version ?? 0;
     for (const event of loaded.events) {
       state = decider.evolve(state, event as unknown as E);
@@ -267,9 +287,10 @@ export class DeciderRunner {
       if (event.sequence !== commit) {
         commit = event.sequence;
         sinceSnapshot++;
+        if (commits !== null) commits++;
       }
     }
-    const caught = { state, version: loaded.version, commands, sinceSnapshot };
+    const caught = { state, version: loaded.version, commands, sinceSnapshot, commits };
     this.snapshotIfDue(instance, caught);
     return caught;
   }
@@ -297,6 +318,7 @@ export class DeciderRunner {
         version: snapshot.version,
         commands: new Map(body.commands),
         sinceSnapshot: 0,
+        commits: body.commits ?? null,
       };
     } catch (error) {
       this.snapshots.onError?.(error, subject);
@@ -316,7 +338,7 @@ export class DeciderRunner {
     if (!snapshots || current.version === 0 || current.sinceSnapshot < snapshots.every) return;
     current.sinceSnapshot = 0;
     const { aggregate, id, subject } = instance;
-    const { state, version } = current;
+    const { state, version, commits } = current;
     // The map grows in place with later commands (states are new objects on each evolve): copied now.
     const commands = [...current.commands].slice(-SNAPSHOT_COMMAND_IDS);
     const write = new Promise<void>((resolve) => setImmediate(resolve))
@@ -327,7 +349,7 @@ export class DeciderRunner {
           body: authenticateSnapshot(
             snapshots.key,
             { aggregate: aggregate.name, subject, version, schema: aggregate.snapshotVersion },
-            { state: encodeState(state), commands },
+            { state: encodeState(state), commands, ...(commits === null ? {} : { commits }) },
           ),
         }),
       )

@@ -12,6 +12,7 @@ function aggregate(notes: number, length: number, commands = 1): CachedAggregate
     version: notes,
     commands: new Map(Array.from({ length: commands }, (_, i) => [`command-${i}`.padEnd(36, '0'), i + 1])),
     sinceSnapshot: 0,
+    commits: notes,
   };
 }
 

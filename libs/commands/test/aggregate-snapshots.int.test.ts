@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { dataKeyIdFor, systemActor } from '@shop/contracts';
 import { cartAggregate, userAggregate } from '@shop/domain';
 import { openTestEventStore, testEnvironment, TestEventStore } from '@shop/testing';
@@ -23,7 +23,7 @@ const product = (n: number) => ({
 function recordLoads(): number[] {
   const loads: number[] = [];
   const load = t.store.load.bind(t.store);
-  t.store.load = (name, id, after) => (loads.push(after ?? 0), load(name, id, after));
+  t.store.load = (name, id, after, commits) => (loads.push(after ?? 0), load(name, id, after, commits));
   return loads;
 }
 
@@ -57,6 +57,45 @@ describe('aggregate snapshots on JetStream', () => {
     const whole = await new DeciderRunner(t.store).state(cartAggregate, cartId);
     expect(cold).toEqual(whole);
     expect(cold.state.items.size).toBe(6);
+  });
+
+  it('reads no message past the last commit the server counts on the subject, from a snapshot or from the cache', async () => {
+    const cartId = randomUUID();
+    const snapshots = { store: t.store.snapshots, key, every: 4 };
+    const add = (runner: DeciderRunner, n: number) =>
+      runner.run(
+        cartAggregate,
+        cartId,
+        { type: 'AddItem', itemId: randomUUID(), product: product(n) },
+        meta(),
+      );
+    const writer = new DeciderRunner(t.store, { snapshots });
+    for (let n = 0; n < 6; n++) await add(writer, n);
+    await writer.snapshotsWritten();
+    expect((await t.store.snapshots.read('cart', cartId))!.version).toBeLessThan(
+      await t.store.lastSequence(t.store.subject('cart', cartId)),
+    );
+
+    // Each answer that finds nothing is a read to the stream's end on nats-server 2.9.
+    const reads = vi.spyOn(t.store.jsm.streams, 'getMessage');
+    try {
+      const reader = new DeciderRunner(t.store, { snapshots });
+      const cold = await reader.state(cartAggregate, cartId);
+      expect(cold.state.items.size).toBe(6);
+      expect(reads.mock.calls.length).toBe(3); // the snapshot's own commit, then the two after it
+      await reader.state(cartAggregate, cartId);
+      expect(reads.mock.calls.length).toBe(3);
+      await add(writer, 6);
+      const later = await reader.state(cartAggregate, cartId);
+      expect(later.state.items.size).toBe(7);
+      expect(reads.mock.calls.length).toBe(4);
+      expect(reads.mock.settledResults.every((r) => r.type === 'fulfilled')).toBe(true);
+    } finally {
+      reads.mockRestore();
+    }
+    expect(await new DeciderRunner(t.store, { snapshots }).state(cartAggregate, cartId)).toEqual(
+      await new DeciderRunner(t.store).state(cartAggregate, cartId),
+    );
   });
 
   it("an erased user's snapshot no longer yields their personal data: it is sealed, and ignored once the key is gone", async () => {

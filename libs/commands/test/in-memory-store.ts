@@ -58,11 +58,22 @@ export class InMemoryStore implements AggregateStore {
     return { sequence, duplicate: false, events: recorded };
   }
 
-  async load(aggregate: AggregateName, id: string, afterSequence = 0): Promise<LoadedEvents> {
+  async load(
+    aggregate: AggregateName,
+    id: string,
+    afterSequence = 0,
+    commits?: number,
+  ): Promise<LoadedEvents> {
     this.loads++;
     const subject = this.subject(aggregate, id);
-    const mine = this.messages.filter((m) => m.subject === subject && m.sequence > afterSequence);
+    const mine = this.messages
+      .filter((m) => m.subject === subject && m.sequence > afterSequence)
+      .slice(0, commits);
     return { events: mine.flatMap((m) => m.events), version: mine.at(-1)?.sequence ?? afterSequence };
+  }
+
+  async commitCount(subject: string): Promise<number> {
+    return this.messages.filter((m) => m.subject === subject).length;
   }
 
   async lastSequence(subject: string): Promise<number> {

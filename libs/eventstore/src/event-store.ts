@@ -306,12 +306,37 @@ export class EventStore {
     return message?.seq ?? null;
   }
 
-  /** Every event of one aggregate after `afterSequence`, in order. */
-  async load(aggregate: AggregateName, aggregateId: string, afterSequence = 0): Promise<LoadedEvents> {
+  /**
+   * The commits stored on a subject, from the server's per-subject count: no message is read,
+   * where finding the subject's last one reads back through every block stored since.
+   */
+  async commitCount(subject: string): Promise<number> {
+    this.ensureConnected();
+    try {
+      const info = await this.jsm.streams.info(this.stream, { subjects_filter: subject });
+      return info.state.subjects?.[subject] ?? 0;
+    } catch (error) {
+      if (isUnavailable(error)) throw new EventStoreUnavailableError(error);
+      throw error;
+    }
+  }
+
+  /**
+   * Every event of one aggregate after `afterSequence`, in order. With `commits`, the caller knows
+   * (commitCount) that exactly that many commits follow: the read ends with the last of them
+   * instead of asking for one more, an answer that reads to the stream's end.
+   */
+  async load(
+    aggregate: AggregateName,
+    aggregateId: string,
+    afterSequence = 0,
+    commits?: number,
+  ): Promise<LoadedEvents> {
     const subject = this.subject(aggregate, aggregateId);
     const events: RecordedEvent[] = [];
     let version = afterSequence;
     for (let reads = 0; reads < DIRECT_READ_LIMIT; reads++) {
+      if (commits !== undefined && reads >= commits) return { events, version };
       const message = await this.getMessage({ seq: version + 1, next_by_subj: subject });
       if (!message) return { events, version };
       events.push(...(await this.decode(message.subject, message.seq, message.data)));
