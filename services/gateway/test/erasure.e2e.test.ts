@@ -292,9 +292,7 @@ describe('the sessions of a closed account', () => {
     );
     expect({ status: response.status, json: response.json }).toEqual(refused);
   });
-});
 
-describe("an account's status in the gateway", () => {
   it('is not asked of the stream again while nothing of the account is committed, and a closure by another process is heard as it is stored', async () => {
     const client = new TestClient(stack.url);
     const userId = await client.onboard(`${unique('held')}@example.com`);
@@ -317,13 +315,7 @@ describe("an account's status in the gateway", () => {
       const changes = stack.apps[0]!.get(AccountChanges);
       const mark = changes.mark();
       expect(changes.changedSince(userId, mark)).toBe(false);
-      const { version } = await stack.store.load('user', userId);
-      await stack.store.append('user', userId, [{ type: 'AccountClosed', data: { by: 'operator' } }], {
-        commandId: randomUUID(),
-        correlationId: randomUUID(),
-        actor: { kind: 'operator', id: null },
-        expectedSequence: version,
-      });
+      await closeElsewhere(userId);
       // Heard as stored: the next request asks the aggregate again and is refused.
       await eventually(
         async () => changes.changedSince(userId, mark),
