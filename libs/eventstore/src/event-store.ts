@@ -335,16 +335,13 @@ export class EventStore {
     const subject = this.subject(aggregate, aggregateId);
     const events: RecordedEvent[] = [];
     let version = afterSequence;
-    // A counted tail is read message by message up to twice the limit: the consumer's read
-    // starts by finding the subject's last commit, the look-up the count is there to avoid.
-    const counted = commits !== undefined && commits <= 2 * DIRECT_READ_LIMIT;
-    for (let reads = 0; reads < (counted ? commits : DIRECT_READ_LIMIT); reads++) {
+    for (let reads = 0; reads < DIRECT_READ_LIMIT; reads++) {
+      if (commits !== undefined && reads >= commits) return { events, version };
       const message = await this.getMessage({ seq: version + 1, next_by_subj: subject });
       if (!message) return { events, version };
       events.push(...(await this.decode(message.subject, message.seq, message.data)));
       version = message.seq;
     }
-    if (counted) return { events, version };
     const rest = await this.readSubjectWithConsumer(subject, version);
     return { events: [...events, ...rest.events], version: rest.version };
   }
