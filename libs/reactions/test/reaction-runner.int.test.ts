@@ -406,7 +406,9 @@ describe('reaction runner', () => {
     try {
       await until(() => parking.entries.length === 1, 'its own parked event released');
       await sleep(300);
-      expect(handled).toEqual([mine]);
+      // The new consumer also delivers both stored events: its own may come once more after the
+      // retry released it (handlers are idempotent); the other partition's never comes.
+      expect(new Set(handled)).toEqual(new Set([mine]));
       expect(parking.entries.map((e) => e.subject)).toEqual([
         subjectFor(t.store.subjectPrefix, 'cart', theirs),
       ]);
