@@ -266,7 +266,7 @@ async function main(): Promise<void> {
         db,
         names,
         base: env,
-        settings: { ...settings, ...natsCredential },
+        settings: { ...settings, ...natsCredential, ...profileSettings, ...projectorSettings },
         compiled,
         minEvents: throughputEvents,
         partitions: throughputPartitions,

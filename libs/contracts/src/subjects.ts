@@ -25,9 +25,13 @@ export function isValidAggregateId(id: string): boolean {
   return aggregateIdPattern.test(id);
 }
 
+/** The subject tokens of each value of the low PARTITION_BITS bits, low bit first. */
+const bitTokens = Array.from({ length: 2 ** PARTITION_BITS }, (_, value) =>
+  Array.from({ length: PARTITION_BITS }, (_, bit) => (value >>> bit) & 1).join('.'),
+);
+
 function hashBits(aggregateId: string): string {
-  const hash = aggregateHash(aggregateId);
-  return Array.from({ length: PARTITION_BITS }, (_, bit) => (hash >>> bit) & 1).join('.');
+  return bitTokens[aggregateHash(aggregateId) & (2 ** PARTITION_BITS - 1)]!;
 }
 
 /** The subject every event of one aggregate is stored under (its appends' concurrency check too). */
@@ -73,16 +77,21 @@ export function partitionFilter(
 }
 
 export function parseSubject(prefix: string, subject: string): { aggregate: AggregateName; id: string } {
-  const parts = subject.split('.');
-  const [head, aggregate] = parts;
-  const id = parts[PARTITION_BITS + 2];
+  // Read by position, not split: every stream message read is parsed, so this is a hot path.
+  const bitsLength = 2 * PARTITION_BITS - 1;
+  const afterPrefix = prefix.length + 1;
+  const afterAggregate = subject.indexOf('.', afterPrefix) + 1;
+  const aggregate = subject.slice(afterPrefix, afterAggregate - 1);
+  const afterBits = afterAggregate + bitsLength + 1;
+  const id = subject.slice(afterBits);
   if (
-    parts.length !== PARTITION_BITS + 3 ||
-    head !== prefix ||
-    !aggregate ||
+    !subject.startsWith(prefix) ||
+    subject.charCodeAt(prefix.length) !== 0x2e ||
+    afterAggregate === 0 ||
     !isAggregateName(aggregate) ||
-    !id ||
-    parts.slice(2, PARTITION_BITS + 2).join('.') !== hashBits(id)
+    subject.charCodeAt(afterBits - 1) !== 0x2e ||
+    !isValidAggregateId(id) ||
+    subject.slice(afterAggregate, afterBits - 1) !== hashBits(id)
   ) {
     throw new Error(`not an event subject under "${prefix}": ${subject}`);
   }

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { aggregateHash } from '../src/aggregate-hash';
 import { partitionOf, partitionOfSubject } from '../src/partitions';
 import { subjectFor } from '../src/subjects';
 
@@ -6,6 +8,16 @@ describe('partitionOf', () => {
   it('is FNV-1a 32 of the id modulo the count (published FNV-1a test vectors)', () => {
     expect(partitionOf('a', 0xffffffff)).toBe(0xe40c292c % 0xffffffff);
     expect(partitionOf('foobar', 0xffffffff)).toBe(0xbf9cf968 % 0xffffffff);
+  });
+
+  it('hashes the UTF-8 bytes of any id, ASCII or not', () => {
+    const fnv = (id: string) =>
+      [...Buffer.from(id, 'utf8')].reduce(
+        (hash, byte) => Math.imul(hash ^ byte, 0x01000193) >>> 0,
+        0x811c9dc5,
+      );
+    fc.assert(fc.property(fc.string({ unit: 'binary' }), (id) => aggregateHash(id) === fnv(id)));
+    expect(aggregateHash('é')).toBe(fnv('é'));
   });
 
   it('puts everything in partition 0 of 1, and spreads ids over every partition of 4', () => {

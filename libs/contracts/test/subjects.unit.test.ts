@@ -49,6 +49,33 @@ describe('event subjects', () => {
     expect(() => parseSubject('shop', good.replace('.cart.', '.nothing.'))).toThrow();
   });
 
+  it('refuse any subject that is not exactly one a valid id is stored under', () => {
+    // A subject one edit away from a stored one: each token changed, dropped or doubled.
+    const edits = (subject: string) => {
+      const tokens = subject.split('.');
+      return tokens.flatMap((token, i) => {
+        const put = (replacement: string[]) =>
+          [...tokens.slice(0, i), ...replacement, ...tokens.slice(i + 1)].join('.');
+        const changed = token === '0' ? '1' : token === '1' ? '0' : `${token}x`;
+        return [put([changed]), put([]), put([token, token])];
+      });
+    };
+    fc.assert(
+      fc.property(aggregate, ids, (name, id) => {
+        for (const edited of edits(subjectFor('shop', name, id))) {
+          let parsed: { aggregate: string; id: string } | null = null;
+          try {
+            parsed = parseSubject('shop', edited);
+          } catch {
+            continue;
+          }
+          // An id edited into another valid one names that id's own subject.
+          expect(edited).toBe(subjectFor('shop', parsed.aggregate as typeof name, parsed.id));
+        }
+      }),
+    );
+  });
+
   it('of an aggregate type all match its wildcard, and none of another type does', () => {
     fc.assert(
       fc.property(aggregate, aggregate, ids, (name, other, id) => {
