@@ -63,7 +63,7 @@ describe('event subjects', () => {
     fc.assert(
       fc.property(aggregate, ids, (name, id) => {
         for (const edited of edits(subjectFor('shop', name, id))) {
-          let parsed: { aggregate: string; id: string } | null = null;
+          let parsed: { aggregate: string; id: string };
           try {
             parsed = parseSubject('shop', edited);
           } catch {
