@@ -1,6 +1,7 @@
 export * from './aggregates';
 export * from './subjects';
 export * from './partitions';
+export { aggregateHash } from './aggregate-hash';
 export * from './legacy-subjects';
 export * from './event-envelope';
 export * from './event-definition';

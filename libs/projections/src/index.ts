@@ -23,3 +23,4 @@ export * from './projection-partitions';
 export * from './partition-checkpoints';
 export * from './partition-claims';
 export * from './runner-lock';
+export * from './catch-up-reads';

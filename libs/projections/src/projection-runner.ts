@@ -9,6 +9,7 @@ import {
 } from '@shop/contracts';
 import { consumerDifferences, EventStore, RawCommit } from '@shop/eventstore';
 import { BatchApplier, BatchItem, BatchOutcome, CheckpointMovedError } from './batch-applier';
+import { CatchUpReads } from './catch-up-reads';
 import { decodeBatchItems } from './decode-batch-items';
 import { checkpointSubject, consumerNameFor } from './checkpoint-subject';
 import { preparePartitionCheckpoint } from './partition-checkpoints';
@@ -47,6 +48,11 @@ export interface ProjectionRunnerOptions {
    * (more messages to apply in the same transaction) before it is applied. 0: never waits.
    */
   batchWaitMs?: number;
+  /**
+   * Shared by the runners of a process: while behind, they read the stream once between them
+   * (see CatchUpReads) instead of each its own aggregates.
+   */
+  catchUpReads?: CatchUpReads;
   maxAttempts?: number;
   /**
    * Each batch's commit waits for the WAL flush (the fsync a projection's consistency does not
@@ -352,6 +358,16 @@ export class ProjectionRunner {
    */
   private async catchUp(): Promise<void> {
     if (this.catchUpBatchSize <= 0) return;
+    const shared = this.options.catchUpReads;
+    shared?.join(this);
+    try {
+      await this.catchUpBy(shared);
+    } finally {
+      shared?.leave(this);
+    }
+  }
+
+  private async catchUpBy(shared: CatchUpReads | undefined): Promise<void> {
     const { store, projection } = this.options;
     const { partition } = projection;
     const filters = [...this.aggregates].map((a) =>
@@ -365,40 +381,56 @@ export class ProjectionRunner {
       if (last - this.position <= this.catchUpAfter) return;
       // A remainder the consumer would take is read in this window: catching up ends at the end.
       const until = last - (this.position + window) <= this.catchUpAfter ? last : this.position + window;
-      const raws: RawCommit[] = [];
-      for (const filter of filters) {
-        // A filtered read ends on a match at or past its end: its last match, if before `until`.
-        const lastMatch = await store.lastSequence(filter);
-        if (lastMatch <= this.position) continue;
-        const end = Math.min(until, lastMatch);
-        for await (const raw of store.readRaw(this.position + 1, end, filter)) raws.push(raw);
+      let read: { items: BatchItem[]; through: number };
+      if (shared) {
+        read = await shared.read({
+          from: this.position + 1,
+          until,
+          aggregates: this.aggregates,
+          ...(partition ? { partition } : {}),
+        });
+      } else {
+        const raws: RawCommit[] = [];
+        for (const filter of filters) {
+          // A filtered read ends on a match at or past its end: its last match, if before `until`.
+          const lastMatch = await store.lastSequence(filter);
+          if (lastMatch <= this.position) continue;
+          const end = Math.min(until, lastMatch);
+          for await (const raw of store.readRaw(this.position + 1, end, filter)) raws.push(raw);
+        }
+        raws.sort((x, y) => x.sequence - y.sequence);
+        read = { items: await this.decodeCaughtUp(raws), through: until };
       }
-      raws.sort((x, y) => x.sequence - y.sequence);
-      if (raws.length > 0) await this.withRetry(() => this.processCaughtUp(raws));
+      const { items, through } = read;
+      if (items.length > 0) await this.withRetry(() => this.applyCaughtUp(items));
       if (this.stopping || this.resetReason) return;
-      if (this.position < until) {
+      if (this.position < through) {
         // Only other aggregates' messages follow in the window: the row moves over them.
-        this.position = until;
+        this.position = through;
         await this.flushWithRetry();
       }
       this.notifyWaiters();
-      const aimed = Math.round((window * this.catchUpBatchSize) / Math.max(1, raws.length));
+      const aimed = Math.round((window * this.catchUpBatchSize) / Math.max(1, items.length));
       window = Math.min(this.catchUpBatchSize * 16, Math.max(this.catchUpBatchSize, aimed));
     }
   }
 
-  /** One catch-up batch: the projection's messages in stream order. */
-  private async processCaughtUp(raws: readonly RawCommit[]): Promise<void> {
-    const fresh = raws.filter((raw) => raw.sequence > this.position);
-    if (fresh.length === 0) return;
-    const items: BatchItem[] = fresh.map(({ sequence, subject }) => ({ sequence, subject, events: [] }));
-    const toDecode = fresh.flatMap((raw, i) => (this.reads(raw.subject) ? [i] : []));
+  /** The projection's messages read from its own consumers, decoded. */
+  private async decodeCaughtUp(raws: readonly RawCommit[]): Promise<BatchItem[]> {
+    const items: BatchItem[] = raws.map(({ sequence, subject }) => ({ sequence, subject, events: [] }));
+    const toDecode = raws.flatMap((raw, i) => (this.reads(raw.subject) ? [i] : []));
     const decoded = await decodeBatchItems(
       this.options.store,
-      toDecode.map((i) => fresh[i]!),
+      toDecode.map((i) => raws[i]!),
     );
     toDecode.forEach((at, i) => (items[at] = decoded[i]!));
-    await this.applyBatch(items, [], 'bulk', 'catch-up');
+    return items;
+  }
+
+  /** One catch-up batch: the projection's messages in stream order. */
+  private async applyCaughtUp(items: readonly BatchItem[]): Promise<void> {
+    const fresh = items.filter((item) => item.sequence > this.position);
+    if (fresh.length > 0) await this.applyBatch(fresh, [], 'bulk', 'catch-up');
   }
 
   private processWithRetry(batch: JsMsg[]): Promise<void> {

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AggregateName, eventCatalogue, NewEvent, systemActor } from '@shop/contracts';
 import { createDatabase, DatabaseHandle } from '@shop/db';
 import { EventStore, snapshotBucketOf } from '@shop/eventstore';
-import { BatchPath, ProjectionRunner, recreateSchema, tableChecksums } from '@shop/projections';
+import { BatchPath, CatchUpReads, ProjectionRunner, recreateSchema, tableChecksums } from '@shop/projections';
 import { dropSchema, openTestEventStore, testEnvironment, TestEventStore } from '@shop/testing';
 import { readModelMigrations } from '../src/read-model-migrations';
 import { readModelProjections } from '../src/read-model-projections';
@@ -337,7 +337,7 @@ async function project(
   store: EventStore,
   schema: string,
   last: number,
-  settings: { batchSize: number; catchUpBatchSize: number },
+  settings: { batchSize: number; catchUpBatchSize: number; catchUpReads?: CatchUpReads },
 ): Promise<Set<BatchPath>> {
   await recreateSchema(database.db, schema, readModelMigrations);
   const paths = new Set<BatchPath>();
@@ -377,14 +377,15 @@ const parked = (schema: string) =>
   );
 
 describe('the bulk catch-up path', () => {
-  it('leaves the read model the small-batch path leaves, over random histories of every projection', async () => {
+  it('leaves the read model the small-batch path leaves, over random histories of every projection, read by each runner or shared', async () => {
     let run = 0;
     await fc.assert(
       fc.asyncProperty(
         fc.array(opArb, { minLength: 8, maxLength: 60 }),
         fc.integer({ min: 1, max: 4 }),
         fc.integer({ min: 1, max: 40 }),
-        async (ops, liveBatch, catchUpBatch) => {
+        fc.integer({ min: 1, max: 40 }),
+        async (ops, liveBatch, catchUpBatch, sharedWindow) => {
           run++;
           const stream = `${env.stream}_C${run}`;
           const store = await EventStore.create(t.nc, {
@@ -396,6 +397,7 @@ describe('the bulk catch-up path', () => {
           await store.provision();
           const small = `${env.schema}_small${run}`;
           const bulk = `${env.schema}_bulk${run}`;
+          const shared = `${env.schema}_shared${run}`;
           try {
             for (const [aggregate, id, event] of eventsOf(ops)) {
               await store.append(aggregate, id, [event], {
@@ -417,18 +419,28 @@ describe('the bulk catch-up path', () => {
               catchUpBatchSize: catchUpBatch,
             });
 
+            // The same, the runners reading the stream once between them, in windows this small.
+            const sharedPaths = await project(store, shared, last, {
+              batchSize: 1,
+              catchUpBatchSize: catchUpBatch,
+              catchUpReads: new CatchUpReads(store, { maxMessages: sharedWindow, gatherMs: 5 }),
+            });
+
             expect([...smallPaths]).toEqual(['live']);
             if (last > 4) expect(bulkPaths.has('catch-up')).toBe(true);
+            if (last > 4) expect(sharedPaths.has('catch-up')).toBe(true);
             const tables = readModelProjections().flatMap((p) => p.tables);
-            expect(await tableChecksums(database.db, bulk, tables)).toEqual(
-              await tableChecksums(database.db, small, tables),
-            );
+            const expected = await tableChecksums(database.db, small, tables);
+            expect(await tableChecksums(database.db, bulk, tables)).toEqual(expected);
+            expect(await tableChecksums(database.db, shared, tables)).toEqual(expected);
             expect(await parked(bulk)).toEqual(await parked(small));
+            expect(await parked(shared)).toEqual(await parked(small));
           } finally {
             await store.jsm.streams.delete(stream).catch(() => undefined);
             await store.jsm.streams.delete(`KV_${snapshotBucketOf(stream)}`).catch(() => undefined);
             await database.pool.query(`DROP SCHEMA IF EXISTS ${small} CASCADE`);
             await database.pool.query(`DROP SCHEMA IF EXISTS ${bulk} CASCADE`);
+            await database.pool.query(`DROP SCHEMA IF EXISTS ${shared} CASCADE`);
           }
         },
       ),

@@ -14,7 +14,7 @@ import {
   registerHostedProjections,
   ServiceMetrics,
 } from '@shop/metrics';
-import { PartitionClaims, ProjectionRunner, projectionUnits } from '@shop/projections';
+import { CatchUpReads, PartitionClaims, ProjectionRunner, projectionUnits } from '@shop/projections';
 import {
   cacheInvalidator,
   cartCache,
@@ -82,6 +82,8 @@ export async function startProjector(config: ProjectorConfig, logger: Logger): P
     schema: config.READ_MODEL_SCHEMA,
     logger,
   });
+  // While behind, the runners held here read the stream once between them, as a rebuild does.
+  const catchUpReads = new CatchUpReads(store, { maxMessages: 4 * config.PROJECTOR_CATCH_UP_BATCH_SIZE });
   const runners = projections.map(
     (projection) =>
       new ProjectionRunner({
@@ -92,6 +94,7 @@ export async function startProjector(config: ProjectorConfig, logger: Logger): P
         projection,
         batchSize: config.PROJECTOR_BATCH_SIZE,
         catchUpBatchSize: config.PROJECTOR_CATCH_UP_BATCH_SIZE,
+        catchUpReads,
         batchWaitMs: config.PROJECTOR_BATCH_WAIT_MS,
         maxAttempts: config.PROJECTOR_MAX_ATTEMPTS,
         durableCommits: config.PROJECTOR_DURABLE_COMMITS,
