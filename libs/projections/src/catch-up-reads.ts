@@ -3,19 +3,25 @@ import { EventStore, RawCommit } from '@shop/eventstore';
 import { BatchItem } from './batch-applier';
 import { decodeBatchItems } from './decode-batch-items';
 
-/** What one catching-up runner asks for: its messages in from..until. */
-export interface CatchUpRequest {
+/** Which messages a runner applies: of its aggregates, and of its partition when it has one. */
+export interface CatchUpReader {
+  aggregates: ReadonlySet<AggregateName>;
+  partition?: { index: number; count: number };
+}
+
+/** What a catching-up runner asks for: its messages from `from`, up to about `until`. */
+export interface CatchUpRequest extends CatchUpReader {
   from: number;
   until: number;
-  aggregates: ReadonlySet<AggregateName>;
-  /** Of a partitioned projection: the partition whose aggregates it applies. */
-  partition?: { index: number; count: number };
 }
 
 export interface CatchUpWindow {
   /** The runner's messages from `from` through `through`, decoded, in stream order. */
   items: BatchItem[];
-  /** How far the read went for this runner (at most its `until`): its position may move there. */
+  /**
+   * How far the read went for this runner, which may be short of its `until` or past it (never
+   * past what the stream held when some member asked): its position may move there.
+   */
   through: number;
 }
 
@@ -27,15 +33,26 @@ export interface CatchUpReadsOptions {
 }
 
 interface Waiting {
+  member: object;
   request: CatchUpRequest;
   resolve(window: CatchUpWindow): void;
   reject(error: unknown): void;
 }
 
-/** A message's aggregate and id hash, read once however many runners are asked about it. */
+/** A message's aggregate and id hash, read once however many runners apply it. */
 interface Parsed {
   aggregate: AggregateName;
   hash: number;
+}
+
+/** What a round read: the messages some member applies, decoded, and for which members. */
+interface Round {
+  from: number;
+  until: number;
+  items: BatchItem[];
+  parsed: ReadonlyMap<number, Parsed>;
+  /** The members whose messages it holds, all of them: the ones it may serve late. */
+  readers: ReadonlySet<object>;
 }
 
 /**
@@ -44,14 +61,18 @@ interface Parsed {
  * aggregates would have the server deliver, and this process decode, a message once per
  * projection that reads it (an account's commits are read by four). A round waits for every
  * member to ask (they ask again once their last window is written) or `gatherMs`, reads from
- * the lowest position asked for, decodes the messages some member applies, and hands each its
- * own. A member far ahead of the others gets an empty window until they reach it.
+ * the lowest position asked for, keeps the messages any member applies, decoded, and hands
+ * each asking member its own. A member that asks late for a range the last round read is served
+ * from it, and so joins the others' next round. A member far ahead gets an empty window until
+ * the others reach it.
  */
 export class CatchUpReads {
-  private readonly members = new Set<object>();
+  /** Each member, and what it reads once it has asked. */
+  private readonly members = new Map<object, CatchUpReader | null>();
   private waiting: Waiting[] = [];
   private timer: NodeJS.Timeout | null = null;
   private reading = false;
+  private last: Round | null = null;
   private readonly maxMessages: number;
   private readonly gatherMs: number;
 
@@ -65,23 +86,36 @@ export class CatchUpReads {
 
   /** A runner starts catching up: rounds wait for its requests too. */
   join(member: object): void {
-    this.members.add(member);
+    this.members.set(member, null);
   }
 
   /** A runner is done catching up (or stops): rounds no longer wait for it. */
   leave(member: object): void {
     this.members.delete(member);
+    if (this.members.size === 0) this.last = null;
     this.next();
   }
 
-  read(request: CatchUpRequest): Promise<CatchUpWindow> {
+  read(member: object, request: CatchUpRequest): Promise<CatchUpWindow> {
+    this.members.set(member, {
+      aggregates: request.aggregates,
+      ...(request.partition ? { partition: request.partition } : {}),
+    });
     return new Promise((resolve, reject) => {
-      this.waiting.push({ request, resolve, reject });
+      this.waiting.push({ member, request, resolve, reject });
       this.next();
     });
   }
 
   private next(): void {
+    const last = this.last;
+    if (last) {
+      this.waiting = this.waiting.filter(({ member, request, resolve }) => {
+        if (!last.readers.has(member) || request.from < last.from || request.from > last.until) return true;
+        resolve(served(request, last));
+        return false;
+      });
+    }
     if (this.reading || this.waiting.length === 0) return;
     if (this.waiting.length >= this.members.size) {
       void this.round();
@@ -100,25 +134,25 @@ export class CatchUpReads {
     try {
       const from = Math.min(...asked.map((w) => w.request.from));
       const until = Math.min(Math.max(...asked.map((w) => w.request.until)), from + this.maxMessages - 1);
+      const readers = new Map(
+        [...this.members].flatMap(([member, reader]) => (reader ? [[member, reader]] : [])),
+      );
+      const wanted = [...readers.values()];
       const raws: RawCommit[] = [];
       const parsed = new Map<number, Parsed>();
       for await (const raw of this.store.readRaw(from, until)) {
         const meta = this.parse(raw.subject);
-        if (meta && asked.some((w) => wants(w.request, raw.sequence, meta))) {
+        if (meta && wanted.some((reader) => applies(reader, meta))) {
           raws.push(raw);
           parsed.set(raw.sequence, meta);
         }
       }
-      const decoded = await decodeBatchItems(this.store, raws);
-      for (const { request, resolve } of asked) {
-        const through = Math.max(request.from - 1, Math.min(request.until, until));
-        resolve({
-          items: decoded.filter(
-            (item) => item.sequence <= through && wants(request, item.sequence, parsed.get(item.sequence)!),
-          ),
-          through,
-        });
-      }
+      const items = await decodeBatchItems(this.store, raws);
+      const round: Round = { from, until, items, parsed, readers: new Set(readers.keys()) };
+      this.last = round;
+      // Every member gets the whole round, past its own `until` too: held to their own windows,
+      // members at different positions would have the next round read again what this one read.
+      for (const { request, resolve } of asked) resolve(served(request, round));
     } catch (error) {
       for (const { reject } of asked) reject(error);
     } finally {
@@ -138,13 +172,21 @@ export class CatchUpReads {
   }
 }
 
-/** Whether the message at `sequence` is one the request asks for (see partitionOf). */
-function wants(request: CatchUpRequest, sequence: number, message: Parsed): boolean {
-  const { partition } = request;
+/** A member's part of a round that read from at or before its `from`. */
+function served(request: CatchUpRequest, round: Round): CatchUpWindow {
+  return {
+    items: round.items.filter(
+      (item) => item.sequence >= request.from && applies(request, round.parsed.get(item.sequence)!),
+    ),
+    through: Math.max(request.from - 1, round.until),
+  };
+}
+
+/** Whether a runner applies the message (see partitionOf). */
+function applies(reader: CatchUpReader, message: Parsed): boolean {
+  const { partition } = reader;
   return (
-    sequence >= request.from &&
-    sequence <= request.until &&
-    request.aggregates.has(message.aggregate) &&
+    reader.aggregates.has(message.aggregate) &&
     (!partition || partition.count === 1 || message.hash % partition.count === partition.index)
   );
 }

@@ -383,7 +383,7 @@ export class ProjectionRunner {
       const until = last - (this.position + window) <= this.catchUpAfter ? last : this.position + window;
       let read: { items: BatchItem[]; through: number };
       if (shared) {
-        read = await shared.read({
+        read = await shared.read(this, {
           from: this.position + 1,
           until,
           aggregates: this.aggregates,
