@@ -8,8 +8,11 @@ export const projectorEnv = sharedEnv
     /** /metrics, /ready and /health of the projector, which has no other HTTP port. */
     METRICS_PORT: port(9464),
     PROJECTOR_BATCH_SIZE: z.coerce.number().int().min(1).max(10_000).default(500),
-    /** Messages per batch while a projection is behind (read and written in bulk); 0: never. */
-    PROJECTOR_CATCH_UP_BATCH_SIZE: z.coerce.number().int().min(0).max(50_000).default(5000),
+    /**
+     * Stream messages per catch-up round while projections are behind: read once for all of the
+     * process's projections, each one's share written in bulk; 0: never.
+     */
+    PROJECTOR_CATCH_UP_BATCH_SIZE: z.coerce.number().int().min(0).max(50_000).default(10_000),
     /** How long a lone message waits for others to share its batch (milliseconds); 0: never. */
     PROJECTOR_BATCH_WAIT_MS: z.coerce.number().int().min(0).max(50).default(2),
     PROJECTOR_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(3),

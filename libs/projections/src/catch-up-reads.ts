@@ -92,6 +92,12 @@ export class CatchUpReads {
   /** A runner is done catching up (or stops): rounds no longer wait for it. */
   leave(member: object): void {
     this.members.delete(member);
+    // A window it asked for and will not take: no round reads from where it stood.
+    this.waiting = this.waiting.filter((w) => {
+      if (w.member !== member) return true;
+      w.resolve({ items: [], through: w.request.from - 1 });
+      return false;
+    });
     if (this.members.size === 0) this.last = null;
     this.next();
   }

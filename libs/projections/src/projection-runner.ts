@@ -348,7 +348,8 @@ export class ProjectionRunner {
 
   /**
    * While the stream's end is more than `catchUpAfter` messages ahead, reads on by windows of
-   * the stream: each aggregate the projection reads through a consumer filtered on it (only
+   * the stream: with the process's other runners when they share reads (catchUpShared), or
+   * alone (catchUpAlone): each aggregate the projection reads through a consumer filtered on it (only
    * its messages, where the projection's consumer is delivered every one), read to the window's
    * end one after the other, then put in stream order and applied as one batch, written in
    * bulk. The checkpoint then stands at the window's end, over other aggregates' messages too.
@@ -359,15 +360,16 @@ export class ProjectionRunner {
   private async catchUp(): Promise<void> {
     if (this.catchUpBatchSize <= 0) return;
     const shared = this.options.catchUpReads;
-    shared?.join(this);
+    if (!shared) return this.catchUpAlone();
+    shared.join(this);
     try {
-      await this.catchUpBy(shared);
+      await this.catchUpShared(shared);
     } finally {
-      shared?.leave(this);
+      shared.leave(this);
     }
   }
 
-  private async catchUpBy(shared: CatchUpReads | undefined): Promise<void> {
+  private async catchUpAlone(): Promise<void> {
     const { store, projection } = this.options;
     const { partition } = projection;
     const filters = [...this.aggregates].map((a) =>
@@ -381,38 +383,67 @@ export class ProjectionRunner {
       if (last - this.position <= this.catchUpAfter) return;
       // A remainder the consumer would take is read in this window: catching up ends at the end.
       const until = last - (this.position + window) <= this.catchUpAfter ? last : this.position + window;
-      let read: { items: BatchItem[]; through: number };
-      if (shared) {
-        read = await shared.read(this, {
-          from: this.position + 1,
-          until,
-          aggregates: this.aggregates,
-          ...(partition ? { partition } : {}),
-        });
-      } else {
-        const raws: RawCommit[] = [];
-        for (const filter of filters) {
-          // A filtered read ends on a match at or past its end: its last match, if before `until`.
-          const lastMatch = await store.lastSequence(filter);
-          if (lastMatch <= this.position) continue;
-          const end = Math.min(until, lastMatch);
-          for await (const raw of store.readRaw(this.position + 1, end, filter)) raws.push(raw);
-        }
-        raws.sort((x, y) => x.sequence - y.sequence);
-        read = { items: await this.decodeCaughtUp(raws), through: until };
+      const raws: RawCommit[] = [];
+      for (const filter of filters) {
+        // A filtered read ends on a match at or past its end: its last match, if before `until`.
+        const lastMatch = await store.lastSequence(filter);
+        if (lastMatch <= this.position) continue;
+        const end = Math.min(until, lastMatch);
+        for await (const raw of store.readRaw(this.position + 1, end, filter)) raws.push(raw);
       }
-      const { items, through } = read;
-      if (items.length > 0) await this.withRetry(() => this.applyCaughtUp(items));
-      if (this.stopping || this.resetReason) return;
-      if (this.position < through) {
-        // Only other aggregates' messages follow in the window: the row moves over them.
-        this.position = through;
-        await this.flushWithRetry();
-      }
-      this.notifyWaiters();
+      raws.sort((x, y) => x.sequence - y.sequence);
+      const items = await this.decodeCaughtUp(raws);
+      if (!(await this.settleCaughtUp(items, until))) return;
       const aimed = Math.round((window * this.catchUpBatchSize) / Math.max(1, items.length));
       window = Math.min(this.catchUpBatchSize * 16, Math.max(this.catchUpBatchSize, aimed));
     }
+  }
+
+  /**
+   * Through the process's shared reads (CatchUpReads), in their rounds. The next window is asked
+   * for before this one is written, so every member's next round is read and decoded here while
+   * Postgres writes this one, as a rebuild overlaps its reading and writing.
+   */
+  private async catchUpShared(shared: CatchUpReads): Promise<void> {
+    const { store, projection } = this.options;
+    const { partition } = projection;
+    const ask = (from: number, until: number) => {
+      const asked = shared.read(this, {
+        from,
+        until,
+        aggregates: this.aggregates,
+        ...(partition ? { partition } : {}),
+      });
+      // Awaited on the next turn; a turn that ends first (a stop, a failed write) leaves it unread.
+      asked.catch(() => undefined);
+      return asked;
+    };
+    let last = await store.lastStreamSequence();
+    if (last - this.position <= this.catchUpAfter) return;
+    let next = ask(this.position + 1, last);
+    while (!this.stopping && !this.resetReason) {
+      const { items, through } = await next;
+      last = await store.lastStreamSequence();
+      // Short of the end by what the consumer would take, it takes the rest.
+      const more = last - through > this.catchUpAfter;
+      if (more) next = ask(through + 1, last);
+      if (!(await this.settleCaughtUp(items, through)) || !more) return;
+    }
+  }
+
+  /**
+   * Applies a caught-up window's messages, then moves the position over the rest of the window
+   * (other aggregates' messages). False when the runner stops or resets meanwhile.
+   */
+  private async settleCaughtUp(items: readonly BatchItem[], through: number): Promise<boolean> {
+    if (items.length > 0) await this.withRetry(() => this.applyCaughtUp(items));
+    if (this.stopping || this.resetReason) return false;
+    if (this.position < through) {
+      this.position = through;
+      await this.flushWithRetry();
+    }
+    this.notifyWaiters();
+    return true;
   }
 
   /** The projection's messages read from its own consumers, decoded. */

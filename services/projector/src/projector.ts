@@ -83,7 +83,7 @@ export async function startProjector(config: ProjectorConfig, logger: Logger): P
     logger,
   });
   // While behind, the runners held here read the stream once between them, as a rebuild does.
-  const catchUpReads = new CatchUpReads(store, { maxMessages: 4 * config.PROJECTOR_CATCH_UP_BATCH_SIZE });
+  const catchUpReads = new CatchUpReads(store, { maxMessages: config.PROJECTOR_CATCH_UP_BATCH_SIZE });
   const runners = projections.map(
     (projection) =>
       new ProjectionRunner({
