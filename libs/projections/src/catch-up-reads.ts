@@ -49,8 +49,8 @@ interface Parsed {
 interface Round {
   from: number;
   until: number;
-  items: BatchItem[];
-  parsed: ReadonlyMap<number, Parsed>;
+  /** Its messages by aggregate, in stream order, each with its id hash. */
+  byAggregate: ReadonlyMap<AggregateName, readonly { item: BatchItem; hash: number }[]>;
   /** The members whose messages it holds, all of them: the ones it may serve late. */
   readers: ReadonlySet<object>;
 }
@@ -145,16 +145,23 @@ export class CatchUpReads {
       );
       const wanted = [...readers.values()];
       const raws: RawCommit[] = [];
-      const parsed = new Map<number, Parsed>();
+      const parsed: Parsed[] = [];
       for await (const raw of this.store.readRaw(from, until)) {
         const meta = this.parse(raw.subject);
         if (meta && wanted.some((reader) => applies(reader, meta))) {
           raws.push(raw);
-          parsed.set(raw.sequence, meta);
+          parsed.push(meta);
         }
       }
       const items = await decodeBatchItems(this.store, raws);
-      const round: Round = { from, until, items, parsed, readers: new Set(readers.keys()) };
+      const byAggregate = new Map<AggregateName, { item: BatchItem; hash: number }[]>();
+      for (const [i, item] of items.entries()) {
+        const { aggregate, hash } = parsed[i]!;
+        let messages = byAggregate.get(aggregate);
+        if (!messages) byAggregate.set(aggregate, (messages = []));
+        messages.push({ item, hash });
+      }
+      const round: Round = { from, until, byAggregate, readers: new Set(readers.keys()) };
       this.last = round;
       // Every member gets the whole round, past its own `until` too: held to their own windows,
       // members at different positions would have the next round read again what this one read.
@@ -180,19 +187,21 @@ export class CatchUpReads {
 
 /** A member's part of a round that read from at or before its `from`. */
 function served(request: CatchUpRequest, round: Round): CatchUpWindow {
-  return {
-    items: round.items.filter(
-      (item) => item.sequence >= request.from && applies(request, round.parsed.get(item.sequence)!),
-    ),
-    through: Math.max(request.from - 1, round.until),
-  };
+  const items: BatchItem[] = [];
+  for (const aggregate of request.aggregates) {
+    for (const { item, hash } of round.byAggregate.get(aggregate) ?? []) {
+      if (item.sequence >= request.from && inPartition(request, hash)) items.push(item);
+    }
+  }
+  if (request.aggregates.size > 1) items.sort((a, b) => a.sequence - b.sequence);
+  return { items, through: Math.max(request.from - 1, round.until) };
 }
 
 /** Whether a runner applies the message (see partitionOf). */
 function applies(reader: CatchUpReader, message: Parsed): boolean {
-  const { partition } = reader;
-  return (
-    reader.aggregates.has(message.aggregate) &&
-    (!partition || partition.count === 1 || message.hash % partition.count === partition.index)
-  );
+  return reader.aggregates.has(message.aggregate) && inPartition(reader, message.hash);
+}
+
+function inPartition({ partition }: CatchUpReader, hash: number): boolean {
+  return !partition || partition.count === 1 || hash % partition.count === partition.index;
 }
