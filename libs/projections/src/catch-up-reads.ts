@@ -67,8 +67,10 @@ interface Round {
  * the others reach it.
  */
 export class CatchUpReads {
-  /** Each member, and what it reads once it has asked. */
-  private readonly members = new Map<object, CatchUpReader | null>();
+  /** Each member, and once it has asked, what it reads and from where it will ask next. */
+  private readonly members = new Map<object, { reader: CatchUpReader; next: number } | null>();
+  /** When the last member joined: runners starting together are gathered into one first round. */
+  private joinedAt = 0;
   private waiting: Waiting[] = [];
   private timer: NodeJS.Timeout | null = null;
   private reading = false;
@@ -87,6 +89,7 @@ export class CatchUpReads {
   /** A runner starts catching up: rounds wait for its requests too. */
   join(member: object): void {
     this.members.set(member, null);
+    this.joinedAt = performance.now();
   }
 
   /** A runner is done catching up (or stops): rounds no longer wait for it. */
@@ -103,10 +106,11 @@ export class CatchUpReads {
   }
 
   read(member: object, request: CatchUpRequest): Promise<CatchUpWindow> {
-    this.members.set(member, {
+    const reader = {
       aggregates: request.aggregates,
       ...(request.partition ? { partition: request.partition } : {}),
-    });
+    };
+    this.members.set(member, { reader, next: request.from });
     return new Promise((resolve, reject) => {
       this.waiting.push({ member, request, resolve, reject });
       this.next();
@@ -118,16 +122,17 @@ export class CatchUpReads {
     if (last) {
       this.waiting = this.waiting.filter(({ member, request, resolve }) => {
         if (!last.readers.has(member) || request.from < last.from || request.from > last.until) return true;
-        resolve(served(request, last));
+        resolve(this.serve(member, request, last));
         return false;
       });
     }
     if (this.reading || this.waiting.length === 0) return;
-    if (this.waiting.length >= this.members.size) {
+    const sinceJoin = performance.now() - this.joinedAt;
+    if (this.waiting.length >= this.members.size && sinceJoin >= this.gatherMs) {
       void this.round();
       return;
     }
-    this.timer ??= setTimeout(() => void this.round(), this.gatherMs);
+    this.timer ??= setTimeout(() => void this.round(), Math.max(0, this.gatherMs - sinceJoin));
   }
 
   private async round(): Promise<void> {
@@ -141,14 +146,16 @@ export class CatchUpReads {
       const from = Math.min(...asked.map((w) => w.request.from));
       const until = Math.min(Math.max(...asked.map((w) => w.request.until)), from + this.maxMessages - 1);
       const readers = new Map(
-        [...this.members].flatMap(([member, reader]) => (reader ? [[member, reader]] : [])),
+        [...this.members].flatMap(([member, state]) => (state ? [[member, state] as const] : [])),
       );
       const wanted = [...readers.values()];
       const raws: RawCommit[] = [];
       const parsed: Parsed[] = [];
       for await (const raw of this.store.readRaw(from, until)) {
         const meta = this.parse(raw.subject);
-        if (meta && wanted.some((reader) => applies(reader, meta))) {
+        // Kept for a member that has not read this far yet, whether or not it asked this round.
+        const sequence = raw.sequence;
+        if (meta && wanted.some(({ reader, next }) => sequence >= next && applies(reader, meta))) {
           raws.push(raw);
           parsed.push(meta);
         }
@@ -165,13 +172,21 @@ export class CatchUpReads {
       this.last = round;
       // Every member gets the whole round, past its own `until` too: held to their own windows,
       // members at different positions would have the next round read again what this one read.
-      for (const { request, resolve } of asked) resolve(served(request, round));
+      for (const { member, request, resolve } of asked) resolve(this.serve(member, request, round));
     } catch (error) {
       for (const { reject } of asked) reject(error);
     } finally {
       this.reading = false;
       this.next();
     }
+  }
+
+  /** A member's part of a round that read from at or before its `from`; it asks next after it. */
+  private serve(member: object, request: CatchUpRequest, round: Round): CatchUpWindow {
+    const window = served(request, round);
+    const state = this.members.get(member);
+    if (state) state.next = window.through + 1;
+    return window;
   }
 
   private parse(subject: string): Parsed | null {
@@ -185,7 +200,7 @@ export class CatchUpReads {
   }
 }
 
-/** A member's part of a round that read from at or before its `from`. */
+/** The messages of a round that `request` asks for. */
 function served(request: CatchUpRequest, round: Round): CatchUpWindow {
   const items: BatchItem[] = [];
   for (const aggregate of request.aggregates) {

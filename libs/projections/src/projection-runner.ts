@@ -226,6 +226,8 @@ export class ProjectionRunner {
     this.stoppedByCall = true;
     this.messages?.stop();
     this.wake?.();
+    // A window it waits for from the shared reads comes empty at once, not with the next round.
+    this.options.catchUpReads?.leave(this);
     await this.loop;
     this.loop = null;
   }
@@ -423,6 +425,7 @@ export class ProjectionRunner {
     let next = ask(this.position + 1, last);
     while (!this.stopping && !this.resetReason) {
       const { items, through } = await next;
+      if (this.stopping || this.resetReason) return;
       last = await store.lastStreamSequence();
       // Short of the end by what the consumer would take, it takes the rest.
       const more = last - through > this.catchUpAfter;
