@@ -34,6 +34,8 @@ export interface ProjectorRun {
   eventsPerSecond: number;
   /** Each process's CPU over the whole run, start-up included. */
   cpuSeconds: number[];
+  /** Each process's resident memory once caught up: the catch-up rounds' decoded windows live there. */
+  rssMiB: number[];
   /**
    * Per partitioned projection: the messages its partitions' runners were given together,
    * divided by the messages of the aggregates it reads in the stream. 1 when each partition is delivered
@@ -164,12 +166,16 @@ export async function measureProjectorThroughput(options: ProjectorThroughputOpt
       const seconds = (performance.now() - firstMoved) / 1000;
       const samples = await Promise.all(started.map(({ metricsUrl }) => scrape(metricsUrl)));
       const cpuSeconds = samples.map((s) => round(sampleValue(s, 'process_cpu_seconds_total')));
+      const rssMiB = samples.map((s) =>
+        Math.round(sampleValue(s, 'process_resident_memory_bytes') / 2 ** 20),
+      );
       const deliveries = await deliveriesPerEvent(nc, store, samples.flat());
       runs.push({
         processes,
         seconds: round(seconds),
         eventsPerSecond: Math.round(events / seconds),
         cpuSeconds,
+        rssMiB,
         deliveriesPerEvent: deliveries,
       });
       log(

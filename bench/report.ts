@@ -210,7 +210,7 @@ export function resultRows(r: Record<string, any>, baseline?: Record<string, any
     rows.push(
       row(
         `projector throughput, ${throughput.partitions} partitions: events/s with 1 / 2 processes`,
-        `${one.eventsPerSecond} / ${two.eventsPerSecond} (${throughput.speedup}x; CPU s ${one.cpuSeconds.join('+')} / ${two.cpuSeconds.join('+')})`,
+        `${one.eventsPerSecond} / ${two.eventsPerSecond} (${throughput.speedup}x; CPU s ${one.cpuSeconds.join('+')} / ${two.cpuSeconds.join('+')}; RSS MiB ${(one.rssMiB ?? []).join('+')} / ${(two.rssMiB ?? []).join('+')})`,
       ),
     );
     rows.push(

@@ -83,7 +83,7 @@ export class CatchUpReads {
     options: CatchUpReadsOptions = {},
   ) {
     this.maxMessages = options.maxMessages ?? 20_000;
-    this.gatherMs = options.gatherMs ?? 50;
+    this.gatherMs = options.gatherMs ?? 1000;
   }
 
   /** A runner starts catching up: rounds wait for its requests too. */
@@ -128,11 +128,13 @@ export class CatchUpReads {
     }
     if (this.reading || this.waiting.length === 0) return;
     const sinceJoin = performance.now() - this.joinedAt;
-    if (this.waiting.length >= this.members.size && sinceJoin >= this.gatherMs) {
+    const all = this.waiting.length >= this.members.size;
+    if (all && sinceJoin >= this.gatherMs) {
       void this.round();
       return;
     }
-    this.timer ??= setTimeout(() => void this.round(), Math.max(0, this.gatherMs - sinceJoin));
+    // Everyone asked but a member joined just now (others may be about to): wait out the rest.
+    this.timer ??= setTimeout(() => void this.round(), all ? this.gatherMs - sinceJoin : this.gatherMs);
   }
 
   private async round(): Promise<void> {
