@@ -350,14 +350,9 @@ export class ProjectionRunner {
 
   /**
    * While the stream's end is more than `catchUpAfter` messages ahead, reads on by windows of
-   * the stream: with the process's other runners when they share reads (catchUpShared), or
-   * alone (catchUpAlone): each aggregate the projection reads through a consumer filtered on it (only
-   * its messages, where the projection's consumer is delivered every one), read to the window's
-   * end one after the other, then put in stream order and applied as one batch, written in
-   * bulk. The checkpoint then stands at the window's end, over other aggregates' messages too.
-   * Read one after the other, not side by side: a reader left waiting while another is read
-   * misses its heartbeats and stalls. Each window aims at `catchUpBatchSize` of the
-   * projection's messages.
+   * the stream, each applied as one batch written in bulk, the checkpoint then standing at the
+   * window's end (over other aggregates' messages too): with the process's other runners when
+   * they share reads (catchUpShared), or alone (catchUpAlone).
    */
   private async catchUp(): Promise<void> {
     if (this.catchUpBatchSize <= 0) return;
@@ -371,6 +366,12 @@ export class ProjectionRunner {
     }
   }
 
+  /**
+   * Each aggregate the projection reads through a consumer filtered on it (only its messages,
+   * where the projection's consumer is delivered every one), read to the window's end one after
+   * the other (a reader left waiting while another is read misses its heartbeats and stalls),
+   * then put in stream order. Each window aims at `catchUpBatchSize` of the projection's messages.
+   */
   private async catchUpAlone(): Promise<void> {
     const { store, projection } = this.options;
     const { partition } = projection;
