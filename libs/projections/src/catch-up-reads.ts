@@ -60,9 +60,9 @@ interface Round {
  * way a rebuild reads the stream once for every projection: each runner reading its own
  * aggregates would have the server deliver, and this process decode, a message once per
  * projection that reads it (an account's commits are read by four). A round waits for every
- * member to ask (they ask again once their last window is written) or `gatherMs`, reads from
- * the lowest position asked for, keeps the messages any member applies, decoded, and hands
- * each asking member its own. A member that asks late for a range the last round read is served
+ * member to ask (each asks for its next window as soon as it has this one, and writes this one
+ * meanwhile) or `gatherMs`, reads from the lowest position asked for, keeps the messages of
+ * every member that has not read past them, decoded, and hands each asking member its own. A member that asks late for a range the last round read is served
  * from it, and so joins the others' next round. A member far ahead gets an empty window until
  * the others reach it.
  */
@@ -82,7 +82,7 @@ export class CatchUpReads {
     private readonly store: EventStore,
     options: CatchUpReadsOptions = {},
   ) {
-    this.maxMessages = options.maxMessages ?? 20_000;
+    this.maxMessages = options.maxMessages ?? 10_000;
     this.gatherMs = options.gatherMs ?? 1000;
   }
 
