@@ -9,7 +9,10 @@ export interface CatchUpReader {
   partition?: { index: number; count: number };
 }
 
-/** What a catching-up runner asks for: its messages from `from`, up to about `until`. */
+/**
+ * What a catching-up runner asks for: its messages from `from`, up to about `until` (the
+ * stream's end at the latest: asking costs the runner no look-up, so it asks at once).
+ */
 export interface CatchUpRequest extends CatchUpReader {
   from: number;
   until: number;
@@ -23,6 +26,8 @@ export interface CatchUpWindow {
    * past what the stream held when some member asked): its position may move there.
    */
   through: number;
+  /** The stream's last sequence when the round read. */
+  end: number;
 }
 
 export interface CatchUpReadsOptions {
@@ -49,6 +54,7 @@ interface Parsed {
 interface Round {
   from: number;
   until: number;
+  end: number;
   /** Its messages by aggregate, in stream order, each with its id hash. */
   byAggregate: ReadonlyMap<AggregateName, readonly { item: BatchItem; hash: number }[]>;
   /** The members whose messages it holds, all of them: the ones it may serve late. */
@@ -83,7 +89,7 @@ export class CatchUpReads {
     options: CatchUpReadsOptions = {},
   ) {
     this.maxMessages = options.maxMessages ?? 10_000;
-    this.gatherMs = options.gatherMs ?? 1000;
+    this.gatherMs = options.gatherMs ?? 100;
   }
 
   /** A runner starts catching up: rounds wait for its requests too. */
@@ -98,7 +104,7 @@ export class CatchUpReads {
     // A window it asked for and will not take: no round reads from where it stood.
     this.waiting = this.waiting.filter((w) => {
       if (w.member !== member) return true;
-      w.resolve({ items: [], through: w.request.from - 1 });
+      w.resolve({ items: [], through: w.request.from - 1, end: w.request.from - 1 });
       return false;
     });
     if (this.members.size === 0) this.last = null;
@@ -146,7 +152,12 @@ export class CatchUpReads {
     this.waiting = [];
     try {
       const from = Math.min(...asked.map((w) => w.request.from));
-      const until = Math.min(Math.max(...asked.map((w) => w.request.until)), from + this.maxMessages - 1);
+      const end = await this.store.lastStreamSequence();
+      const until = Math.min(
+        Math.max(...asked.map((w) => w.request.until)),
+        end,
+        from + this.maxMessages - 1,
+      );
       const readers = new Map(
         [...this.members].flatMap(([member, state]) => (state ? [[member, state] as const] : [])),
       );
@@ -170,7 +181,7 @@ export class CatchUpReads {
         if (!messages) byAggregate.set(aggregate, (messages = []));
         messages.push({ item, hash });
       }
-      const round: Round = { from, until, byAggregate, readers: new Set(readers.keys()) };
+      const round: Round = { from, until, end, byAggregate, readers: new Set(readers.keys()) };
       this.last = round;
       // Every member gets the whole round, past its own `until` too: held to their own windows,
       // members at different positions would have the next round read again what this one read.
@@ -211,7 +222,7 @@ function served(request: CatchUpRequest, round: Round): CatchUpWindow {
     }
   }
   if (request.aggregates.size > 1) items.sort((a, b) => a.sequence - b.sequence);
-  return { items, through: Math.max(request.from - 1, round.until) };
+  return { items, through: Math.max(request.from - 1, round.until), end: round.end };
 }
 
 /** Whether a runner applies the message (see partitionOf). */

@@ -410,10 +410,12 @@ export class ProjectionRunner {
   private async catchUpShared(shared: CatchUpReads): Promise<void> {
     const { store, projection } = this.options;
     const { partition } = projection;
-    const ask = (from: number, until: number) => {
+    // Asked with nothing awaited in between, so every member's next request is in before the
+    // round that answers them all can start.
+    const ask = (from: number) => {
       const asked = shared.read(this, {
         from,
-        until,
+        until: Number.MAX_SAFE_INTEGER,
         aggregates: this.aggregates,
         ...(partition ? { partition } : {}),
       });
@@ -421,16 +423,14 @@ export class ProjectionRunner {
       asked.catch(() => undefined);
       return asked;
     };
-    let last = await store.lastStreamSequence();
-    if (last - this.position <= this.catchUpAfter) return;
-    let next = ask(this.position + 1, last);
+    if ((await store.lastStreamSequence()) - this.position <= this.catchUpAfter) return;
+    let next = ask(this.position + 1);
     while (!this.stopping && !this.resetReason) {
-      const { items, through } = await next;
+      const { items, through, end } = await next;
       if (this.stopping || this.resetReason) return;
-      last = await store.lastStreamSequence();
       // Short of the end by what the consumer would take, it takes the rest.
-      const more = last - through > this.catchUpAfter;
-      if (more) next = ask(through + 1, last);
+      const more = end - through > this.catchUpAfter;
+      if (more) next = ask(through + 1);
       if (!(await this.settleCaughtUp(items, through)) || !more) return;
     }
   }
