@@ -57,8 +57,11 @@ interface Round {
   end: number;
   /** Its messages by aggregate, in stream order, each with its id hash. */
   byAggregate: ReadonlyMap<AggregateName, readonly { item: BatchItem; hash: number }[]>;
-  /** The members whose messages it holds, all of them: the ones it may serve late. */
-  readers: ReadonlySet<object>;
+  /**
+   * The members whose messages it holds, each from where it stood then: it may serve one late
+   * from there on (a member that started over from an earlier position asks before that).
+   */
+  readers: ReadonlyMap<object, number>;
 }
 
 /**
@@ -127,7 +130,9 @@ export class CatchUpReads {
     const last = this.last;
     if (last) {
       this.waiting = this.waiting.filter(({ member, request, resolve }) => {
-        if (!last.readers.has(member) || request.from < last.from || request.from > last.until) return true;
+        const kept = last.readers.get(member);
+        if (kept === undefined || request.from < Math.max(kept, last.from) || request.from > last.until)
+          return true;
         resolve(this.serve(member, request, last));
         return false;
       });
@@ -158,8 +163,12 @@ export class CatchUpReads {
         end,
         from + this.maxMessages - 1,
       );
+      // Where each member stands as the read starts, fixed for the round: a member served late or
+      // starting over meanwhile does not change what the round keeps for whom.
       const readers = new Map(
-        [...this.members].flatMap(([member, state]) => (state ? [[member, state] as const] : [])),
+        [...this.members].flatMap(([member, state]) =>
+          state ? [[member, { reader: state.reader, next: state.next }] as const] : [],
+        ),
       );
       const wanted = [...readers.values()];
       const raws: RawCommit[] = [];
@@ -181,7 +190,8 @@ export class CatchUpReads {
         if (!messages) byAggregate.set(aggregate, (messages = []));
         messages.push({ item, hash });
       }
-      const round: Round = { from, until, end, byAggregate, readers: new Set(readers.keys()) };
+      const kept = new Map([...readers].map(([member, { next }]) => [member, next]));
+      const round: Round = { from, until, end, byAggregate, readers: kept };
       this.last = round;
       // Every member gets the whole round, past its own `until` too: held to their own windows,
       // members at different positions would have the next round read again what this one read.

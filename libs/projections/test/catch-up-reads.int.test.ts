@@ -79,4 +79,36 @@ describe('reads shared by catching-up runners', () => {
     expect(got).toEqual(expected);
     expect(reads()).toBe(Math.ceil((end - before) / 16));
   });
+
+  it('does not serve a member that starts over from an earlier position out of a round that kept its messages from a later one', async () => {
+    const before = await t.store.lastStreamSequence();
+    await writeUserHistory(t.store, 12, 1);
+    const end = await t.store.lastStreamSequence();
+    const own: number[] = [];
+    for await (const raw of t.store.readRaw(before + 1, end))
+      if (partitionOfSubject(t.store.subjectPrefix, raw.subject, 2) === 1) own.push(raw.sequence);
+
+    const shared = new CatchUpReads(t.store, { maxMessages: 16, gatherMs: 20 });
+    const [a, b] = [{}, {}];
+    const request = (index: number, from: number): CatchUpRequest => ({
+      aggregates: new Set(['user']),
+      partition: { index, count: 2 },
+      from,
+      until: end,
+    });
+    shared.join(a);
+    shared.join(b);
+    // One round for both, b standing further on: the round keeps b's messages from there only.
+    await Promise.all([shared.read(a, request(0, before + 1)), shared.read(b, request(1, before + 9))]);
+    // b's runner starts over from its checkpoint, further back but inside that round's range.
+    shared.leave(b);
+    shared.join(b);
+    const window = await shared.read(b, request(1, before + 3));
+    shared.leave(a);
+    shared.leave(b);
+
+    expect(window.items.map((item) => item.sequence)).toEqual(
+      own.filter((sequence) => sequence >= before + 3 && sequence <= window.through),
+    );
+  });
 });
