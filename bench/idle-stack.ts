@@ -1,4 +1,6 @@
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { resolve } from 'node:path';
 import { ServiceProcess, startServiceProcess } from '@shop/testing';
 import { composeStack, type Env, SERVICES, STAND_INS, secretsToGenerate } from '../scripts/stack-environment';
 import { BenchNames, freePort } from './bench-stack';
@@ -72,6 +74,7 @@ export async function measureIdleStack(options: {
 
   const started: { name: string; process: ServiceProcess }[] = [];
   try {
+    await operatorStep({ ...process.env, ...operator });
     for (const spec of plan.processes) {
       const entry = compiled ? spec.entry.replace(/\/src\/main\.ts$/, '/dist/main.js') : spec.entry;
       const env = Object.fromEntries(Object.entries(spec.env).filter(([, v]) => v !== undefined)) as Record<
@@ -103,4 +106,30 @@ export async function measureIdleStack(options: {
   } finally {
     for (const { process } of started.reverse()) await process.stop();
   }
+}
+
+/**
+ * `npm run migrate` with the stack's variables, before any service starts, as `npm start` runs
+ * it: the services only bind to the stream and bucket the operator made.
+ */
+function operatorStep(env: Env): Promise<void> {
+  const root = resolve(__dirname, '..');
+  return new Promise((done, fail) => {
+    let output = '';
+    const migrate = spawn(
+      process.execPath,
+      ['-r', '@swc-node/register', resolve(root, 'scripts/migrate.ts')],
+      {
+        cwd: root,
+        env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    migrate.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    migrate.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    migrate.once('error', fail);
+    migrate.once('exit', (code) =>
+      code === 0 ? done() : fail(new Error(`npm run migrate exited with ${code}:\n${output}`)),
+    );
+  });
 }
