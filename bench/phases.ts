@@ -23,7 +23,7 @@ import {
   userHistories,
 } from './event-history';
 import { measureRebuild } from './rebuild-bench';
-import { ioCountsOf, IoCounts, rssMiB } from './process-stats';
+import { ioCountsOf, IoCounts, rssMiB, serverCpuBetween, serverCpuSeconds } from './process-stats';
 import { cpuSeconds, histogramQuantile, scrape } from './scrape';
 import { benchProduct, BenchUser, onboardUsers } from './users';
 
@@ -107,7 +107,9 @@ export async function writePath(ctx: PhaseContext) {
   const [gw0, pr0] = await Promise.all([scrape(stack.gatewayMetricsUrl), scrape(stack.projectorUrl)]);
   const sent0 = api.consistencyTokensSent;
   const io0 = ioCounts(stack);
+  const servers0 = serverCpuSeconds();
   const write = await closedLoop(concurrency, seconds, (w, i) => addAndRemove(api, userOf(ctx, w, i)));
+  const servers1 = serverCpuSeconds();
   const io1 = ioCounts(stack);
   const [gw1, pr1] = await Promise.all([scrape(stack.gatewayMetricsUrl), scrape(stack.projectorUrl)]);
   const consistency = readYourWrites(
@@ -128,6 +130,7 @@ export async function writePath(ctx: PhaseContext) {
     ),
     gatewayCpuSeconds: cpuSeconds(gw0, gw1),
     projectorCpuSeconds: cpuSeconds(pr0, pr1),
+    serverCpuSeconds: serverCpuBetween(servers0, servers1),
     perCommand: ioPerCommand(io0, io1, write.latencies.length),
   };
 }
@@ -179,10 +182,12 @@ export async function readPath(ctx: PhaseContext) {
     ctx.log(`(c) read path: GET ${path}, concurrency ${concurrency}, ${seconds} s`);
     const g0 = await scrape(stack.gatewayMetricsUrl);
     const sent0 = api.consistencyTokensSent;
+    const servers0 = serverCpuSeconds();
     const result = await closedLoop(concurrency, seconds, async (w, i) => {
       const response = await api.expect(200, 'GET', path, { jar: userOf(ctx, w, i).jar });
       return [response.ms];
     });
+    const servers1 = serverCpuSeconds();
     const g1 = await scrape(stack.gatewayMetricsUrl);
     await ctx.markProfiles?.(`read${path.replaceAll('/', '-').replace('-api', '')}`);
     return {
@@ -194,6 +199,7 @@ export async function readPath(ctx: PhaseContext) {
         { gateway: g1, tokensSent: api.consistencyTokensSent },
       ),
       gatewayCpuSeconds: cpuSeconds(g0, g1),
+      serverCpuSeconds: serverCpuBetween(servers0, servers1),
     };
   };
   return { cart: await read('/api/cart'), orders: await read('/api/orders') };

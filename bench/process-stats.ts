@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 
 const ticksPerSecond = 100;
 
@@ -40,5 +40,50 @@ export function ioCountsOf(pid: number): IoCounts {
   return {
     syscalls: field(io, 'syscr') + field(io, 'syscw'),
     waits: field(status, 'voluntary_ctxt_switches'),
+  };
+}
+
+/** The servers a command passes through besides the services, by their process names. */
+const servers = { nats: 'nats-server', postgres: 'postgres', redis: 'redis-server' } as const;
+export type ServerName = keyof typeof servers;
+
+/**
+ * CPU seconds every process of each server has used so far, with the children they reaped
+ * (Postgres forks a backend per connection; one that exits is counted in its postmaster's
+ * children's time, so none is lost between two readings). Every client of a server counts:
+ * attributed to the bench's work only on a machine where nothing else uses them.
+ */
+export function serverCpuSeconds(): Record<ServerName, number> {
+  const total: Record<ServerName, number> = { nats: 0, postgres: 0, redis: 0 };
+  const byCommand = new Map<string, ServerName>(
+    Object.entries(servers).map(([name, command]) => [command, name as ServerName]),
+  );
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+    } catch {
+      continue; // exited meanwhile: its time is in its parent's reaped children's
+    }
+    const name = byCommand.get(stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')));
+    if (!name) continue;
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    total[name] +=
+      (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) / ticksPerSecond;
+  }
+  return total;
+}
+
+/** What each server used between two readings. */
+export function serverCpuBetween(
+  before: Record<ServerName, number>,
+  after: Record<ServerName, number>,
+): Record<ServerName, number> {
+  const round = (seconds: number) => Math.round(seconds * 100) / 100;
+  return {
+    nats: round(after.nats - before.nats),
+    postgres: round(after.postgres - before.postgres),
+    redis: round(after.redis - before.redis),
   };
 }
