@@ -1,10 +1,11 @@
 import { z } from 'zod';
-import { hex32Bytes, port, sqlIdentifier, url } from './env-types';
+import { hex32Bytes, port, sqlIdentifier, unsetWhenEmpty, url } from './env-types';
 import { reconcileIntervalMs, relayerPrivateKey, suiAddress, suiCoinType } from './chain-config';
 import { indexerFields } from './chain-indexer-config';
 import { assistantEnv } from './assistant-config';
 import { corsOriginList } from './cors-config';
 import { memwalEnv } from './memwal-config';
+import { orderApprovalUrlTemplate } from './order-approval-config';
 import { productionRules } from './production-rules';
 import { distinctSessionCookies, sessionFields } from './session-config';
 import { sharedEnv } from './shared-config';
@@ -37,6 +38,8 @@ export const gatewayEnv = sharedEnv
     RATE_LIMIT_RPM: z.coerce.number().int().min(1).default(30),
     /** Unset: the spec's origins outside production, none in production (corsOrigins). */
     CORS_ORIGINS: corsOriginList.optional(),
+    /** Unset: the test page outside production, no link in production (the agent is told where). */
+    ORDER_APPROVAL_URL: unsetWhenEmpty(orderApprovalUrlTemplate),
     /** `mock` outside production when unset; production names it (productionNamesTheCatalogue). */
     PRODUCT_SERVICE: z.enum(['mock', 'scraping']).optional(),
     CART_SERVICE: z.enum(['db', 'onchain']).default('db'),

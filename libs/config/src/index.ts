@@ -19,3 +19,4 @@ export * from './snapshot-mac-key';
 export * from './stand-in-choices';
 export * from './cors-config';
 export * from './session-config';
+export * from './order-approval-config';

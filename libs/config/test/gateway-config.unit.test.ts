@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/load-config';
 import { gatewayEnv } from '../src/gateway-config';
+import { orderApprovalUrlOf } from '../src/order-approval-config';
 
 /** Outside production unless a case says otherwise: production needs keys these cases are not about. */
 const development = { NODE_ENV: 'development' };
@@ -169,5 +170,28 @@ describe('gateway configuration', () => {
     expect(problemsOf({ PROVIDER_SDK_JWT_COOKIE: 'two words' })).toEqual([
       expect.stringMatching(/^PROVIDER_SDK_JWT_COOKIE: /),
     ]);
+  });
+
+  it('takes the order approval page as an http(s) URL template naming the order, unset when empty', () => {
+    const template = 'https://shop.example.com/orders/{orderId}?approve=1';
+    const config = loadConfig(gatewayEnv, { ...development, ORDER_APPROVAL_URL: ` ${template} ` });
+    expect(config.ORDER_APPROVAL_URL).toBe(template);
+    expect(orderApprovalUrlOf(config.ORDER_APPROVAL_URL!, 'a1/b')).toBe(
+      'https://shop.example.com/orders/a1%2Fb?approve=1',
+    );
+    expect(loadConfig(gatewayEnv, { ...development, ORDER_APPROVAL_URL: '' }).ORDER_APPROVAL_URL).toBe(
+      undefined,
+    );
+    expect(problemsOf({ ORDER_APPROVAL_URL: 'https://shop.example.com/orders' })).toEqual([
+      'ORDER_APPROVAL_URL: must contain {orderId}',
+    ]);
+    for (const notHttp of [
+      'javascript:alert({orderId})',
+      'ftp://shop.example.com/{orderId}',
+      '/orders/{orderId}',
+    ])
+      expect(problemsOf({ ORDER_APPROVAL_URL: notHttp })).toEqual([
+        'ORDER_APPROVAL_URL: must be an http(s) URL once {orderId} is filled in',
+      ]);
   });
 });

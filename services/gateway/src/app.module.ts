@@ -21,6 +21,7 @@ import { OnboardingModule } from './onboarding/onboarding.module';
 import { OnChainModule } from './onchain/onchain.module';
 import { OrdersModule } from './orders/orders.module';
 import { SessionsModule } from './sessions/sessions.module';
+import { servesTestPage } from './test-page-route/serves-test-page';
 import { TestPageModule } from './test-page-route/test-page.module';
 import { UserModule } from './user/user.module';
 import { ReactionsModule } from './reactions.module';
@@ -55,7 +56,7 @@ export class AppModule {
         ReactionsModule,
         OnChainModule,
         McpModule,
-        ...(config.NODE_ENV !== 'production' ? [TestPageModule] : []),
+        ...(servesTestPage(config) ? [TestPageModule] : []),
         ...(servesCatalogImages(config) ? [CatalogImagesModule] : []),
       ],
       controllers: [HealthController, DocsController],

@@ -274,6 +274,13 @@ describe('an outside agent over MCP, with the shopper consent', () => {
     expect(checkedOut.isError).toBeFalsy();
     expect(checkedOut.structuredContent).not.toHaveProperty('serializedTransaction');
     const orderId = checkedOut.structuredContent.orderId as string;
+    // Outside production with no ORDER_APPROVAL_URL, the link opens the test page at the order.
+    const approvalUrl = `${stack.url}/test#order-${orderId}`;
+    expect(checkedOut.structuredContent.approvalUrl).toBe(approvalUrl);
+    expect(checkedOut.content).toEqual([
+      expect.objectContaining({ text: expect.stringContaining(approvalUrl) }),
+    ]);
+    expect((await fetch(approvalUrl)).status).toBe(200);
     const retried = await call(client, 'checkout', { cartItemId: itemId, idempotencyKey });
     expect(retried.structuredContent.orderId).toBe(orderId);
 
@@ -332,6 +339,28 @@ describe('an outside agent over MCP, with the shopper consent', () => {
     const missing = await call(client, 'checkout', { cartItemId: randomUUID(), idempotencyKey: 'k' });
     expect(missing.structuredContent).toMatchObject({ success: false, code: 'CartItemNotFoundError' });
     await client.close();
+  });
+
+  it("links the checkout to the operator's approval page when ORDER_APPROVAL_URL names one", async () => {
+    const gateway = await stack.startGateway({
+      ORDER_APPROVAL_URL: 'https://shop.example.com/orders/{orderId}/approve',
+    });
+    const { browser } = await shopper();
+    const { codeForm, exchange } = await authorizeByHand(browser, 'checkout', gateway);
+    const { access_token: token } = (await (await exchange(codeForm)).json()) as { access_token: string };
+    const item = await browser.request('POST', '/api/cart', product(1));
+    const answer = (await (
+      await mcpPost(
+        token,
+        callTool('checkout', { cartItemId: item.json.id, idempotencyKey: randomUUID() }),
+        new URL(`${gateway}/mcp`),
+      )
+    ).json()) as { result: CallToolResult & { structuredContent: Record<string, unknown> } };
+    const { orderId, approvalUrl } = answer.result.structuredContent;
+    expect(approvalUrl).toBe(`https://shop.example.com/orders/${orderId as string}/approve`);
+    expect(answer.result.content).toEqual([
+      expect.objectContaining({ text: expect.stringContaining(approvalUrl as string) }),
+    ]);
   });
 
   it('refuses a tool whose scope the token lacks, with the step-up challenge', async () => {

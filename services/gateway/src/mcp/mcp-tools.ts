@@ -19,6 +19,7 @@ import {
   viewCartInputSchema,
   type CartItemView,
 } from '@shop/assistant';
+import { orderApprovalUrlOf, type GatewayConfig } from '@shop/config';
 import { orderStatuses, type AgentScope } from '@shop/contracts';
 import { Aggregates } from '@shop/commands';
 import { DomainError } from '@shop/domain';
@@ -30,9 +31,10 @@ import { GetCartQuery } from '../cart/get-cart.query';
 import { CheckoutCommand } from '../checkout/checkout.command';
 import { expectedToolFailure } from '../chat/tool-failure';
 import { idempotentCommandId } from '../http/idempotency';
-import { LOGGER, PRODUCT_SEARCH } from '../infrastructure/tokens';
+import { CONFIG, LOGGER, PRODUCT_SEARCH } from '../infrastructure/tokens';
 import { GetOrderQuery, ListOrdersQuery } from '../orders/order-queries';
 import { orderSchema } from '../orders/order.schema';
+import { servesTestPage, testPageOrderUrl } from '../test-page-route/serves-test-page';
 import type { AgentPrincipal } from './agent-credentials';
 
 const idempotencyKey = z
@@ -60,7 +62,7 @@ interface McpTool {
   inputSchema: z.ZodObject;
   outputSchema: z.ZodObject;
   annotations: ToolAnnotations;
-  run(input: never, principal: AgentPrincipal): Promise<Record<string, unknown>>;
+  run(input: never, principal: AgentPrincipal, gatewayOrigin: string): Promise<Record<string, unknown>>;
 }
 
 const readOnly: ToolAnnotations = {
@@ -97,12 +99,14 @@ export class McpTools {
     private readonly aggregates: Aggregates,
     @Inject(PRODUCT_SEARCH) private readonly products: ProductSearch,
     @Inject(LOGGER) private readonly logger: Logger,
+    @Inject(CONFIG) private readonly config: GatewayConfig,
   ) {
     this.tools = this.definitions();
     this.scopeOf = new Map(Object.entries(this.tools).map(([name, tool]) => [name, tool.scope]));
   }
 
-  serverFor(principal: AgentPrincipal): McpServer {
+  /** `gatewayOrigin`: where the agent reached this gateway, the base of links to its own pages. */
+  serverFor(principal: AgentPrincipal, gatewayOrigin: string): McpServer {
     const server = new McpServer(
       { name: 'shop', version: '1.0.0' },
       {
@@ -120,7 +124,7 @@ export class McpTools {
           outputSchema: tool.outputSchema,
           annotations: { title: tool.title, ...tool.annotations },
         },
-        ((input: unknown) => this.call(name, tool, input, principal)) as never,
+        ((input: unknown) => this.call(name, tool, input, principal, gatewayOrigin)) as never,
       );
     }
     return server;
@@ -131,13 +135,14 @@ export class McpTools {
     tool: McpTool,
     input: unknown,
     principal: AgentPrincipal,
+    gatewayOrigin: string,
   ): Promise<CallToolResult> {
     try {
       if (tool.gated) {
         const { state } = await this.aggregates.user.state(principal.userId);
         if (state.onboardingStep < 3) throw onboardingIncomplete();
       }
-      const output = await tool.run(input as never, principal);
+      const output = await tool.run(input as never, principal, gatewayOrigin);
       return { content: [{ type: 'text', text: JSON.stringify(output) }], structuredContent: output };
     } catch (error) {
       const failure = this.failureOf(error, name, principal);
@@ -157,6 +162,12 @@ export class McpTools {
       'MCP tool failed',
     );
     return toolFailed(TOOL_FAILURE_CODES.internal, 'the shop could not complete this action right now');
+  }
+
+  /** The operator's approval page, else the test page where it is served; production without one has none. */
+  private approvalUrlOf(orderId: string, gatewayOrigin: string): string | undefined {
+    if (this.config.ORDER_APPROVAL_URL) return orderApprovalUrlOf(this.config.ORDER_APPROVAL_URL, orderId);
+    return servesTestPage(this.config) ? testPageOrderUrl(gatewayOrigin, orderId) : undefined;
   }
 
   private definitions(): Record<string, McpTool> {
@@ -274,6 +285,10 @@ export class McpTools {
           providerOrderId: z.string(),
           phase: z.string(),
           walletAddress: z.string().describe("the shopper's wallet that must approve the payment"),
+          approvalUrl: z
+            .url()
+            .optional()
+            .describe("the page where the shopper approves this order's payment: give it to them"),
           approval: z.string(),
         }),
         annotations: {
@@ -288,18 +303,22 @@ export class McpTools {
             idempotencyKey: key,
           }: z.infer<typeof checkoutInputSchema> & { idempotencyKey: string },
           { userId }: AgentPrincipal,
+          gatewayOrigin: string,
         ) => {
           // The serialized transaction is for the shopper's wallet, never for the agent.
           const { orderId, providerOrderId, phase, walletAddress } = await this.commands.execute(
             new CheckoutCommand(userId, cartItemId, idempotentCommandId(userId, 'checkout', key)),
           );
+          const approvalUrl = this.approvalUrlOf(orderId, gatewayOrigin);
           return {
             orderId,
             providerOrderId,
             phase,
             walletAddress,
-            approval:
-              "Awaiting the shopper's approval: they approve the payment in the shop with the one-time code the payment provider emails them.",
+            ...(approvalUrl && { approvalUrl }),
+            approval: approvalUrl
+              ? `Awaiting the shopper's approval: send them to ${approvalUrl}, where they approve the payment with the one-time code the payment provider emails them.`
+              : "Awaiting the shopper's approval: they approve the payment in the shop's orders, signed in with their own account, with the one-time code the payment provider emails them.",
           };
         },
       },

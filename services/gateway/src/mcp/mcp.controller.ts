@@ -81,7 +81,7 @@ export class McpController {
       const scope = this.tools.scopeOf.get(name);
       if (scope && !principal.scopes.includes(scope)) return this.bearer.refuseScope(request, reply, scope);
     }
-    const server = this.tools.serverFor(principal);
+    const server = this.tools.serverFor(principal, issuerOf(request));
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
       enableJsonResponse: true,
