@@ -11,6 +11,7 @@ import type {
   OAuthTokens,
 } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { createRedis, redisReady } from '@shop/redis';
 import { REFRESH_COOKIE, SESSION_COOKIE } from '../src/auth/session-cookies';
 import { eventually, startTestStack, TestClient, TestStack } from './stack';
@@ -81,14 +82,14 @@ class DeskAgent implements OAuthClientProvider {
   }
 }
 
-async function shopper(): Promise<{ browser: TestClient; userId: string }> {
+async function shopper({ funded = true } = {}): Promise<{ browser: TestClient; userId: string }> {
   const browser = new TestClient(stack.url);
   await browser.onboard(`${randomUUID().slice(0, 8)}@example.com`);
   const profile = await eventually(
     () => browser.request('GET', '/api/auth/profile'),
     (r) => r.json.walletStatus === 'active',
   );
-  stack.provider.fund(profile.json.evmAddress as string, '100000');
+  if (funded) stack.provider.fund(profile.json.evmAddress as string, '100000');
   return { browser, userId: profile.json.userId as string };
 }
 
@@ -139,6 +140,14 @@ const call = async (client: Client, name: string, args: Record<string, unknown> 
   (await client.callTool({ name, arguments: args })) as CallToolResult & {
     structuredContent: Record<string, unknown>;
   };
+
+/** A refusal, as the chat's tool failures are; in the text alone, which the SDK's client never checks. */
+function failureOf(result: CallToolResult): Record<string, unknown> {
+  expect(result.isError).toBe(true);
+  expect(result.structuredContent).toBeUndefined();
+  const [content] = result.content;
+  return JSON.parse((content as { text: string }).text) as Record<string, unknown>;
+}
 
 const mcpPost = (token: string | undefined, body: unknown, url: URL = mcpUrl) =>
   fetch(url, {
@@ -330,14 +339,13 @@ describe('an outside agent over MCP, with the shopper consent', () => {
     const { client } = await connectAgent(browser);
     for (let n = 0; n < 10; n++) expect((await call(client, 'add_to_cart', product(n))).isError).toBeFalsy();
     const eleventh = await call(client, 'add_to_cart', product(10));
-    expect(eleventh.isError).toBe(true);
-    expect(eleventh.structuredContent).toEqual({
+    expect(failureOf(eleventh)).toEqual({
       success: false,
       code: 'CartFullError',
       message: expect.any(String),
     });
     const missing = await call(client, 'checkout', { cartItemId: randomUUID(), idempotencyKey: 'k' });
-    expect(missing.structuredContent).toMatchObject({ success: false, code: 'CartItemNotFoundError' });
+    expect(failureOf(missing)).toMatchObject({ success: false, code: 'CartItemNotFoundError' });
     await client.close();
   });
 
@@ -361,6 +369,91 @@ describe('an outside agent over MCP, with the shopper consent', () => {
     expect(answer.result.content).toEqual([
       expect.objectContaining({ text: expect.stringContaining(approvalUrl as string) }),
     ]);
+  });
+
+  it('lists every tool with its hints and schemas, and answers product details and comparisons as their schemas say', async () => {
+    const { browser } = await shopper();
+    const { client } = await connectAgent(browser);
+    const { tools } = await client.listTools();
+    const hints = Object.fromEntries(
+      tools.map(({ name, annotations }) => [
+        name,
+        [annotations?.readOnlyHint, annotations?.destructiveHint, annotations?.idempotentHint],
+      ]),
+    );
+    const reads = [true, false, true];
+    expect(hints).toEqual({
+      search_products: reads,
+      get_product_details: reads,
+      compare_products: reads,
+      view_cart: reads,
+      add_to_cart: [false, false, false],
+      remove_from_cart: [false, true, true],
+      checkout: [false, false, true],
+      list_orders: reads,
+      get_order: reads,
+    });
+    for (const tool of tools) {
+      expect(tool.inputSchema, tool.name).toMatchObject({ type: 'object' });
+      expect(tool.outputSchema, tool.name).toMatchObject({ type: 'object' });
+    }
+
+    const validator = new AjvJsonSchemaValidator();
+    const conforming = async (name: string, args: Record<string, unknown>) => {
+      const result = await call(client, name, args);
+      expect(result.isError, name).toBeFalsy();
+      const schema = tools.find((tool) => tool.name === name)!.outputSchema!;
+      expect(validator.getValidator(schema)(result.structuredContent).errorMessage, name).toBeUndefined();
+      return result.structuredContent;
+    };
+    const found = await conforming('search_products', { query: 'shoes' });
+    const [first, second] = found.products as Array<{ productId: string; productName: string }>;
+    const details = await conforming('get_product_details', { productId: first!.productId });
+    expect(details.product).toMatchObject({ productId: first!.productId, productName: first!.productName });
+    expect(await conforming('get_product_details', { productId: 'B0NOSUCH00' })).toEqual({ product: null });
+    const compared = await conforming('compare_products', {
+      productIds: [first!.productId, second!.productId, 'B0NOSUCH00'],
+    });
+    expect(compared.products).toEqual([
+      expect.objectContaining({ productId: first!.productId }),
+      expect.objectContaining({ productId: second!.productId }),
+      null,
+    ]);
+    await client.close();
+  });
+
+  it('removes a cart item, and answers the onboarding gate, a duplicate item and an unfunded checkout as results the agent can read', async () => {
+    const refusal = (result: CallToolResult, code: string) =>
+      expect(failureOf(result)).toEqual({ success: false, code, message: expect.any(String) });
+
+    const { browser } = await shopper({ funded: false });
+    const { client } = await connectAgent(browser);
+    // Listed first, as agents do: the SDK's client then checks each result against its schema.
+    await client.listTools();
+    const added = await call(client, 'add_to_cart', product(1));
+    const itemId = (added.structuredContent.item as { id: string }).id;
+    refusal(await call(client, 'add_to_cart', product(1)), 'CartDuplicateItemError');
+    const unfunded = await call(client, 'checkout', { cartItemId: itemId, idempotencyKey: randomUUID() });
+    refusal(unfunded, 'InsufficientFundsError');
+    expect((await browser.request('GET', '/api/orders')).json.orders).toEqual([]);
+    expect(await call(client, 'remove_from_cart', { itemId })).toMatchObject({
+      structuredContent: { itemId, removed: true },
+    });
+    expect((await call(client, 'view_cart')).structuredContent.items).toEqual([]);
+    await client.close();
+
+    // Signed in but not through onboarding: the consent works, the gated tools answer why not.
+    const newcomer = new TestClient(stack.url);
+    expect(
+      (await newcomer.request('POST', '/api/dev/login', { email: `${randomUUID().slice(0, 8)}@example.com` }))
+        .status,
+    ).toBe(200);
+    const gated = (await connectAgent(newcomer)).client;
+    await gated.listTools();
+    expect((await call(gated, 'search_products', { query: 'shoes' })).isError).toBeFalsy();
+    refusal(await call(gated, 'view_cart'), 'ONBOARDING_INCOMPLETE');
+    refusal(await call(gated, 'add_to_cart', product(2)), 'ONBOARDING_INCOMPLETE');
+    await gated.close();
   });
 
   it('refuses a tool whose scope the token lacks, with the step-up challenge', async () => {
@@ -387,11 +480,11 @@ describe('an outside agent over MCP, with the shopper consent', () => {
     expect((await call(client, 'view_cart')).structuredContent.items).toEqual([]);
     expect((await call(client, 'list_orders')).structuredContent.orders).toEqual([]);
     const order = await call(client, 'get_order', { orderId: aliceOrder.json.orderId });
-    expect(order.structuredContent).toMatchObject({ success: false, code: 'OrderNotFoundError' });
+    expect(failureOf(order)).toMatchObject({ success: false, code: 'OrderNotFoundError' });
     const removed = await call(client, 'remove_from_cart', { itemId: aliceItem.json.id });
     expect(removed.isError).toBe(true);
     const checkout = await call(client, 'checkout', { cartItemId: aliceItem.json.id, idempotencyKey: 'x' });
-    expect(checkout.structuredContent).toMatchObject({ success: false, code: 'CartItemNotFoundError' });
+    expect(failureOf(checkout)).toMatchObject({ success: false, code: 'CartItemNotFoundError' });
     expect(((await alice.browser.request('GET', '/api/cart')).json.items as unknown[]).length).toBe(1);
     await client.close();
   });
@@ -599,7 +692,7 @@ describe('an outside agent over MCP, with the shopper consent', () => {
     const { browser } = await shopper();
     const { codeForm, exchange } = await authorizeByHand(browser, 'checkout orders');
     const { access_token: token } = (await (await exchange(codeForm)).json()) as { access_token: string };
-    type Answer = { result: { isError?: boolean; structuredContent: { orderId?: string; code?: string } } };
+    type Answer = { result: CallToolResult & { structuredContent: { orderId?: string } } };
     let n = 100;
     await fc.assert(
       fc.asyncProperty(fc.integer({ min: 2, max: 4 }), async (racers) => {
@@ -612,7 +705,7 @@ describe('an outside agent over MCP, with the shopper consent', () => {
         const answers = (await Promise.all(Array.from({ length: racers }, checkout))).map((a) => a.result);
         // A call racing the one placing the order is told so (as POST /api/checkout answers 409).
         const placed = answers.filter((answer) => !answer.isError).map((a) => a.structuredContent.orderId);
-        const refused = answers.filter((answer) => answer.isError).map((a) => a.structuredContent.code);
+        const refused = answers.filter((answer) => answer.isError).map((a) => failureOf(a).code);
         expect(new Set(placed).size).toBe(1);
         expect(refused.every((code) => code === 'CONFLICT')).toBe(true);
         const retried = await checkout();

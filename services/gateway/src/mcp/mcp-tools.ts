@@ -145,12 +145,10 @@ export class McpTools {
       const output = await tool.run(input as never, principal, gatewayOrigin);
       return { content: [{ type: 'text', text: JSON.stringify(output) }], structuredContent: output };
     } catch (error) {
+      // In the text only: the SDK's client checks structuredContent against the tool's output
+      // schema even on an error result (typescript-sdk#1943), and would throw the failure away.
       const failure = this.failureOf(error, name, principal);
-      return {
-        isError: true,
-        content: [{ type: 'text', text: `${failure.code}: ${failure.message}` }],
-        structuredContent: { ...failure },
-      };
+      return { isError: true, content: [{ type: 'text', text: JSON.stringify(failure) }] };
     }
   }
 
