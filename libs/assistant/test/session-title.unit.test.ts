@@ -28,6 +28,11 @@ describe('the offline model asked for a title', () => {
     ],
     ['hi there, I need a warm winter jacket for hiking', 'A warm winter jacket for hiking'],
     ['Good morning everyone! Show me wool socks', 'Wool socks'],
+    ['Hi, there! I need a warm jacket', 'A warm jacket'],
+    ['hey guys, show me boots', 'Boots'],
+    ['Hello! Hi there, could you find me a yoga mat', 'A yoga mat'],
+    ['yoga mats under $40', 'Yoga mats under $40'],
+    ['Hey folks. Looking for a raincoat', 'Looking for a raincoat'],
     ['hello!', 'Shopping chat'],
     ['What is the capital of France?', 'Shopping chat'],
   ])('titles "%s" as "%s"', async (first, title) => {
