@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { validate } from '@readme/openapi-parser';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,12 +8,25 @@ import { figures, isEnvelope, product, send, Shopper, Stack, writeFigures } from
 /**
  * A property-based fuzzer over every operation of /doc: path parameters, query strings and
  * bodies that are malformed, oversized, wrongly typed, at the boundaries, SQL-looking, unicode,
- * very long or deeply nested. Never a 5xx, always the {error, code} envelope for a refusal,
- * answered without hanging, and no event from a refused request (each request carries its own
- * correlation id, which every event it causes records). RELIABILITY_FUZZ_RUNS sets the runs per
- * operation.
+ * very long or deeply nested. Never a 5xx; a refusal in the shape its standard gives (JSON-RPC's
+ * error at /mcp, RFC 6749's at the OAuth endpoints, an HTML page from the consent page, the
+ * spec's {error, code} envelope everywhere else); answered without hanging, and no event from a
+ * refused request (each request carries its own correlation id, which every event it causes
+ * records). RELIABILITY_FUZZ_RUNS sets the runs per operation, RELIABILITY_FUZZ_SEED the seed.
  */
 const runsPerOperation = Number(process.env.RELIABILITY_FUZZ_RUNS ?? 15);
+const seed = Number(process.env.RELIABILITY_FUZZ_SEED ?? 46);
+
+/** How an operation answers a refusal, by the standard it speaks. */
+type Standard = 'json-rpc' | 'oauth' | 'consent-page' | 'envelope';
+const standardOf = (path: string): Standard =>
+  path === '/mcp'
+    ? 'json-rpc'
+    : path === '/oauth/authorize'
+      ? 'consent-page'
+      : path.startsWith('/oauth/')
+        ? 'oauth'
+        : 'envelope';
 
 type JsonSchema = Record<string, unknown>;
 interface Operation {
@@ -21,12 +34,15 @@ interface Operation {
   path: string;
   params: { name: string; in: 'path' | 'query'; schema: JsonSchema; required: boolean }[];
   body: JsonSchema | null;
-  public: boolean;
+  /** The body's media type as /doc gives it: the OAuth endpoints take forms. */
+  form: boolean;
+  standard: Standard;
 }
 interface Attempt {
   correlationId: string;
   operation: string;
   status: number;
+  contentType: string | null;
   request: string;
   body: string;
 }
@@ -42,6 +58,12 @@ let document: {
 };
 const attempts: Attempt[] = [];
 let counter = 0;
+/** The fuzzer's own agent: its token reaches the tools, its client and redirect the consent page. */
+const agentRedirect = 'http://127.0.0.1:21799/callback';
+let agentToken: string;
+let toolNames: string[];
+/** Values a field or parameter of this name takes now and then, so requests get past the lookups. */
+const known: Record<string, string[]> = { redirect_uri: [agentRedirect] };
 
 beforeAll(async () => {
   sui = await startSuiSandbox({ port: 0 });
@@ -57,31 +79,92 @@ beforeAll(async () => {
   await fuzzer.client.request('POST', '/api/sessions', { title: 'seed' });
   shopper = await stack.shopper({ funds: '100' });
   document = (await (await send(`${stack.url}/doc`)).json()) as typeof document;
+  await connectAgent();
 }, 60_000);
+
+/** The authorization code flow with PKCE, the fuzzer's shopper approving on the consent page. */
+async function connectAgent() {
+  const json = { 'content-type': 'application/json' };
+  const form = { 'content-type': 'application/x-www-form-urlencoded' };
+  const cookie = `provider-jwt=${fuzzer.client.cookie('provider-jwt')}`;
+  const registered = await send(`${stack.url}/oauth/register`, {
+    method: 'POST',
+    headers: json,
+    body: JSON.stringify({ client_name: 'Fuzzing agent', redirect_uris: [agentRedirect] }),
+  });
+  const { client_id: clientId } = (await registered.json()) as { client_id: string };
+  known.client_id = [clientId];
+  const verifier = randomBytes(32).toString('base64url');
+  const authorize = new URL(`${stack.url}/oauth/authorize`);
+  authorize.search = new URLSearchParams({
+    response_type: 'code',
+    client_id: clientId,
+    redirect_uri: agentRedirect,
+    code_challenge: createHash('sha256').update(verifier).digest('base64url'),
+    code_challenge_method: 'S256',
+  }).toString();
+  const page = await (await send(authorize.toString(), { headers: { cookie } })).text();
+  const consent = /name="consent" value="([^"]+)"/.exec(page)![1]!;
+  const approved = await send(`${stack.url}/oauth/authorize`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { ...form, cookie },
+    body: new URLSearchParams({ consent, decision: 'approve' }).toString(),
+  });
+  const code = new URL(approved.headers.get('location')!).searchParams.get('code')!;
+  const tokens = await send(`${stack.url}/oauth/token`, {
+    method: 'POST',
+    headers: form,
+    body: new URLSearchParams({
+      grant_type: 'authorization_code',
+      client_id: clientId,
+      code,
+      redirect_uri: agentRedirect,
+      code_verifier: verifier,
+    }).toString(),
+  });
+  agentToken = ((await tokens.json()) as { access_token: string }).access_token;
+  const listed = await send(`${stack.url}/mcp`, {
+    method: 'POST',
+    headers: {
+      ...json,
+      accept: 'application/json, text/event-stream',
+      authorization: `Bearer ${agentToken}`,
+    },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
+  });
+  toolNames = ((await listed.json()) as { result: { tools: { name: string }[] } }).result.tools.map(
+    (tool) => tool.name,
+  );
+}
 afterAll(async () => {
   writeFigures('fuzz', { runsPerOperation });
   await stack?.stop();
   await sui?.close();
 });
 
+/**
+ * Every operation of /doc, the agents' first: fuzzing closes the fuzzer's account, which ends its
+ * session and its agent, and the consent page and the tools are fuzzed while both still count.
+ */
 function operations(): Operation[] {
   const out: Operation[] = [];
-  // The spec's API answers in its error envelope; the agents' OAuth endpoints answer RFC 6749's
-  // errors and /mcp JSON-RPC's, each in its own standard's shape (mcp-agent.e2e.test.ts).
-  for (const [path, methods] of Object.entries(document.paths).filter(([path]) => path.startsWith('/api/'))) {
+  for (const [path, methods] of Object.entries(document.paths)) {
     for (const [method, op] of Object.entries(methods)) {
-      const requestBody = op.requestBody as
-        { content: { 'application/json': { schema: JsonSchema } } } | undefined;
+      const requestBody = op.requestBody as { content: Record<string, { schema: JsonSchema }> } | undefined;
+      const [mediaType, media] = Object.entries(requestBody?.content ?? {})[0] ?? [];
       out.push({
         method: method.toUpperCase(),
         path,
         params: (op.parameters as Operation['params'] | undefined) ?? [],
-        body: requestBody?.content['application/json'].schema ?? null,
-        public: Array.isArray(op.security) && op.security.length === 0,
+        body: media?.schema ?? null,
+        form: mediaType === 'application/x-www-form-urlencoded',
+        standard: standardOf(path),
       });
     }
   }
-  return out;
+  const agents = (op: Operation) => (op.standard === 'envelope' ? 1 : 0);
+  return out.sort((a, b) => agents(a) - agents(b));
 }
 
 // ------------------------------------------------------------------------------------------
@@ -179,7 +262,7 @@ function fromSchema(schema: JsonSchema | undefined): fc.Arbitrary<unknown> {
     case 'object': {
       const properties = (schema.properties as Record<string, JsonSchema> | undefined) ?? {};
       const required = new Set((schema.required as string[] | undefined) ?? []);
-      return fc.record(Object.fromEntries(Object.entries(properties).map(([k, v]) => [k, fromSchema(v)])), {
+      return fc.record(Object.fromEntries(Object.entries(properties).map(([k, v]) => [k, knownOr(k, v)])), {
         requiredKeys: Object.keys(properties).filter((k) => required.has(k)),
       });
     }
@@ -187,6 +270,47 @@ function fromSchema(schema: JsonSchema | undefined): fc.Arbitrary<unknown> {
       return fc.jsonValue({ maxDepth: 2 });
   }
 }
+
+function knownOr(name: string, schema: JsonSchema): fc.Arbitrary<unknown> {
+  const values = known[name];
+  return values ? fc.oneof(fc.constantFrom(...values), fromSchema(schema)) : fromSchema(schema);
+}
+
+/** JSON-RPC messages for /mcp, some well formed, naming its tools, with hostile parts. */
+const jsonRpcMessage = (): fc.Arbitrary<unknown> =>
+  fc.record(
+    {
+      jsonrpc: fc.oneof({ weight: 4, arbitrary: fc.constant('2.0') }, hostile),
+      id: fc.oneof(fc.nat(), fc.string({ maxLength: 10 }), hostile),
+      method: fc.oneof(
+        { weight: 4, arbitrary: fc.constantFrom('tools/call', 'tools/list', 'initialize', 'ping') },
+        fc.constantFrom('notifications/initialized', 'resources/list', 'rpc.discover'),
+        hostile,
+      ),
+      params: fc.oneof(
+        {
+          weight: 4,
+          arbitrary: fc.record({
+            name: fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...toolNames) }, hostile),
+            arguments: fc.oneof(
+              fc.dictionary(fc.string({ maxLength: 12 }), hostile, { maxKeys: 4 }),
+              hostile,
+            ),
+          }),
+        },
+        hostile,
+      ),
+    },
+    { requiredKeys: [] },
+  );
+
+/** A form body from a generated value: its fields as strings, as a browser or an agent sends them. */
+const formOf = (value: unknown): string =>
+  typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? new URLSearchParams(
+        Object.entries(value).map(([k, v]) => [k, typeof v === 'string' ? v : (JSON.stringify(v) ?? '')]),
+      ).toString()
+    : String(JSON.stringify(value));
 
 /** encodeURIComponent, with lone surrogates (which it cannot encode) replaced first. */
 const encode = (value: string) =>
@@ -200,6 +324,8 @@ interface Case {
   body: string | undefined;
   contentType: string | undefined;
   idempotencyKey: string | undefined;
+  /** Streamable HTTP answers 406 without both media types in Accept. */
+  accept: string | undefined;
 }
 
 /** One request of `op`: each part valid-looking or hostile, chosen by fast-check. */
@@ -225,7 +351,7 @@ function caseOf(op: Operation): fc.Arbitrary<Case> {
       ...queryParams.map((p) =>
         fc.option(
           fc.oneof(
-            fromSchema(p.schema).map(String),
+            knownOr(p.name, p.schema).map(String),
             hostile.map((v) => (typeof v === 'string' ? v : (JSON.stringify(v) ?? ''))),
             fc.constantFrom('0', '-1', '999999999999999999999', '1.5', 'abc', '', 'true'),
           ),
@@ -244,10 +370,11 @@ function caseOf(op: Operation): fc.Arbitrary<Case> {
       if (extra) pairs.push(extra);
       return pairs.length ? `?${pairs.join('&')}` : '';
     });
-  const valid = fromSchema(op.body ?? undefined);
+  const valid = op.standard === 'json-rpc' ? jsonRpcMessage() : fromSchema(op.body ?? undefined);
+  const encoded = (v: unknown) => (op.form ? formOf(v) : JSON.stringify(v));
   const bodyArb: fc.Arbitrary<string | undefined> = fc.oneof(
     // Valid by the schema: may well succeed.
-    { weight: 2, arbitrary: valid.map((v) => JSON.stringify(v)) },
+    { weight: 2, arbitrary: valid.map(encoded) },
     // One field replaced by a hostile value, removed, or an unknown one added.
     {
       weight: 4,
@@ -261,7 +388,7 @@ function caseOf(op: Operation): fc.Arbitrary<Case> {
           if (how === 'remove') delete copy[key];
           else if (how === 'add') copy[`x${n % 5}`] = bad;
           else copy[key] = bad;
-          return JSON.stringify(copy);
+          return encoded(copy);
         }),
     },
     { weight: 2, arbitrary: hostile.map((v) => JSON.stringify(v) ?? 'null') },
@@ -279,13 +406,21 @@ function caseOf(op: Operation): fc.Arbitrary<Case> {
           ? fc.option(bodyArb, { nil: undefined, freq: 4 })
           : bodyArb,
     contentType: fc.constantFrom(
-      'application/json',
+      ...(op.form ? ['application/x-www-form-urlencoded'] : ['application/json']),
       'application/json',
       'application/json; charset=utf-8',
       'text/plain',
       'application/x-www-form-urlencoded',
       undefined,
     ),
+    accept:
+      op.standard === 'json-rpc'
+        ? fc.constantFrom(
+            'application/json, text/event-stream',
+            'application/json, text/event-stream',
+            undefined,
+          )
+        : fc.constant(undefined),
     idempotencyKey: fc.option(fc.constantFrom('k', 'x'.repeat(300), '\u00e9\u00e9', randomUUID()), {
       nil: undefined,
       freq: 5,
@@ -301,10 +436,13 @@ async function attempt(op: Operation, c: Case): Promise<Attempt> {
   };
   if (c.body !== undefined && c.contentType) headers['content-type'] = c.contentType;
   if (c.idempotencyKey) headers['idempotency-key'] = c.idempotencyKey;
-  // A request that hangs fails `send`'s 15 s deadline, and with it the property.
+  if (op.standard === 'json-rpc') headers.authorization = `Bearer ${agentToken}`;
+  if (c.accept) headers.accept = c.accept;
+  // A request that hangs fails `send`'s 15 s deadline, and with it the property. The consent
+  // page's redirects go to the agent, which is not listening: they are answers, not followed.
   const res = await send(
     `${stack.url}${c.path}${c.query}`,
-    { method: op.method, headers, body: c.body },
+    { method: op.method, headers, body: c.body, redirect: 'manual' },
     15_000,
   );
   const body = await res.text();
@@ -313,12 +451,46 @@ async function attempt(op: Operation, c: Case): Promise<Attempt> {
     correlationId,
     operation: `${op.method} ${op.path}`,
     status: res.status,
+    contentType: res.headers.get('content-type'),
     request: `${op.method} ${c.path}${c.query} ${c.contentType ?? ''} ${(c.body ?? '').slice(0, 200)}`,
     body,
   };
 }
 
-function problemsOf(a: Attempt, contentType: string | null): string[] {
+const isObject = (json: unknown): json is Record<string, unknown> =>
+  typeof json === 'object' && json !== null;
+
+/** RFC 6749 section 5.2 (and RFC 6750's bearer challenges): an error code, maybe a description. */
+const isOAuthError = (json: unknown): boolean =>
+  isObject(json) &&
+  typeof json.error === 'string' &&
+  (json.error_description === undefined || typeof json.error_description === 'string');
+
+/** JSON-RPC 2.0's error response. */
+const isJsonRpcError = (json: unknown): boolean =>
+  isObject(json) &&
+  json.jsonrpc === '2.0' &&
+  isObject(json.error) &&
+  Number.isInteger(json.error.code) &&
+  typeof json.error.message === 'string';
+
+/** The shape a refusal of each standard takes. */
+const refusalShapes: Record<Standard, { name: string; fits: (json: unknown, a: Attempt) => boolean }> = {
+  envelope: { name: 'the envelope', fits: (json) => isEnvelope(json) },
+  oauth: { name: "RFC 6749's error", fits: (json) => isOAuthError(json) },
+  // Bad client or redirect: a page for the shopper (RFC 6749 4.1.2.1); signed out, a sign-in page.
+  'consent-page': {
+    name: 'an HTML page',
+    fits: (_json, a) => a.contentType?.startsWith('text/html') ?? false,
+  },
+  // The bearer token's challenges are RFC 6750's; everything past them is JSON-RPC's.
+  'json-rpc': {
+    name: "JSON-RPC's error",
+    fits: (json, a) => isJsonRpcError(json) || ((a.status === 401 || a.status === 403) && isOAuthError(json)),
+  },
+};
+
+function problemsOf(a: Attempt, standard: Standard): string[] {
   const problems: string[] = [];
   if (a.status >= 500) problems.push(`${a.status}`);
   if (a.status >= 400) {
@@ -328,7 +500,9 @@ function problemsOf(a: Attempt, contentType: string | null): string[] {
     } catch {
       json = undefined;
     }
-    if (!isEnvelope(json) || !contentType?.startsWith('application/json')) problems.push('not the envelope');
+    const shape = refusalShapes[standard];
+    const isJson = a.contentType?.startsWith('application/json') ?? false;
+    if (!shape.fits(json, a) || (standard !== 'consent-page' && !isJson)) problems.push(`not ${shape.name}`);
   }
   return problems;
 }
@@ -338,9 +512,22 @@ describe('fuzzing every operation of /doc', () => {
     const result = await validate(structuredClone(document) as never);
     expect(result.valid, JSON.stringify(result)).toBe(true);
     expect(operations().length).toBeGreaterThan(25);
+    const paths = new Set(operations().map((op) => op.path));
+    for (const path of [
+      '/mcp',
+      '/oauth/register',
+      '/oauth/authorize',
+      '/oauth/token',
+      '/oauth/revoke',
+      '/.well-known/oauth-authorization-server',
+      '/health',
+      '/test',
+      '/catalog/images/{file}',
+    ])
+      expect(paths, path).toContain(path);
   });
 
-  it('never answers 5xx, always the envelope, without hanging, to malformed, oversized and hostile input', async () => {
+  it('never answers 5xx, always the refusal its standard gives, without hanging, to malformed, oversized and hostile input', async () => {
     const failures: string[] = [];
     for (const op of operations()) {
       await fc
@@ -357,7 +544,7 @@ describe('fuzzing every operation of /doc', () => {
             }
             attempts.push(a);
             const res = await fetch(`${stack.url}/health`); // the process is still up
-            const problems = problemsOf(a, a.body.startsWith('{') ? 'application/json' : null);
+            const problems = problemsOf(a, op.standard);
             if (!res.ok) problems.push('the gateway stopped answering');
             if (problems.length > 0) {
               failures.push(`${problems.join(', ')}: ${a.request} -> ${a.status} ${a.body.slice(0, 300)}`);
@@ -368,7 +555,7 @@ describe('fuzzing every operation of /doc', () => {
           {
             numRuns: runsPerOperation,
             endOnFailure: true,
-            seed: Number(process.env.RELIABILITY_FUZZ_SEED ?? Date.now() % 2 ** 31),
+            seed,
           },
         )
         .catch((error: unknown) => {

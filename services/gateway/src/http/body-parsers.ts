@@ -9,6 +9,12 @@ import { errorCodes, type FastifyRequest, type RawServerDefault } from 'fastify'
  */
 export const RawBodyRoute = (): MethodDecorator => RouteConfig({ rawBody: true });
 
+/** A raw-body route's body as text: empty when none came. */
+export const rawTextOf = (request: FastifyRequest): string => {
+  const raw = request.body;
+  return Buffer.isBuffer(raw) ? raw.toString('utf8') : typeof raw === 'string' ? raw : '';
+};
+
 const takesRawBody = (request: FastifyRequest): boolean =>
   (request.routeOptions.config as { rawBody?: unknown }).rawBody === true;
 

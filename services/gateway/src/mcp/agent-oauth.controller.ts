@@ -9,7 +9,7 @@ import { currentCorrelationId } from '@shop/logging';
 import { ApiRoute, apiSchema } from '@shop/http';
 import { RateLimiter, rateLimitHeaders } from '@shop/redis';
 import type { AuthenticatedRequest } from '../auth/session-identity';
-import { RawBodyRoute } from '../http/body-parsers';
+import { RawBodyRoute, rawTextOf } from '../http/body-parsers';
 import { gatedErrors } from '../http/common-errors';
 import { RATE_LIMITER } from '../infrastructure/tokens';
 import { credentialHash, grantOfRefreshToken, randomSecret } from './agent-credentials';
@@ -94,8 +94,7 @@ const authorizeQuery = z.object({
 
 /** A form body (OAuth's), taken from the raw bytes: the gateway's parsers read JSON and text only. */
 function formOf(request: FastifyRequest): Record<string, string> {
-  const raw = request.body;
-  const text = Buffer.isBuffer(raw) ? raw.toString('utf8') : typeof raw === 'string' ? raw : '';
+  const text = rawTextOf(request);
   if ((request.headers['content-type'] ?? '').includes('application/json')) {
     try {
       const parsed = JSON.parse(text) as unknown;
@@ -108,6 +107,14 @@ function formOf(request: FastifyRequest): Record<string, string> {
     }
   }
   return Object.fromEntries(new URLSearchParams(text));
+}
+
+function jsonOf(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
 }
 
 const sendOAuthError = (reply: FastifyReply, status: number, error: string, description: string) =>
@@ -193,6 +200,8 @@ export class AgentOAuthController {
   }
 
   @Post('oauth/register')
+  // Read here rather than by the gateway's parsers, so a body no parser takes is RFC 7591's error too.
+  @RawBodyRoute()
   @ApiRoute({
     summary: 'Dynamic client registration (RFC 7591) of an outside agent: a public client (PKCE, no secret)',
     tags: ['agents'],
@@ -212,7 +221,7 @@ export class AgentOAuthController {
       sendOAuthError(reply, 429, 'slow_down', 'Too many registrations; slow down');
       return;
     }
-    const checked = registrationRequest.safeParse(request.body);
+    const checked = registrationRequest.safeParse(jsonOf(rawTextOf(request)));
     if (!checked.success) {
       const issues = checked.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`);
       sendOAuthError(reply, 400, 'invalid_client_metadata', issues.join('; '));

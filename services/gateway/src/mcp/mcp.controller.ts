@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { asActingAgent } from '@shop/commands';
 import { ApiRoute } from '@shop/http';
+import { RawBodyRoute, rawTextOf } from '../http/body-parsers';
 import { McpBearer } from './mcp-bearer';
 import { McpTools } from './mcp-tools';
 import { issuerOf } from './mcp-urls';
@@ -19,6 +20,19 @@ function toolsCalled(body: unknown): string[] {
     const { method, params } = (message ?? {}) as { method?: unknown; params?: { name?: unknown } };
     return method === 'tools/call' && typeof params?.name === 'string' ? [params.name] : [];
   });
+}
+
+/**
+ * The body as JSON, or its text when it is none: the transport then answers JSON-RPC's parse
+ * error, after its own checks of Accept and Content-Type, instead of reading the spent stream.
+ */
+function messageOf(request: FastifyRequest): unknown {
+  const text = rawTextOf(request);
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
 }
 
 const methodNotAllowed = (reply: FastifyReply) =>
@@ -43,7 +57,9 @@ export class McpController {
     private readonly tools: McpTools,
   ) {}
 
+  // Every /mcp answer is JSON-RPC's, a body no parser of the gateway takes included.
   @Post()
+  @RawBodyRoute()
   @ApiRoute({
     summary:
       'The MCP endpoint (Streamable HTTP, JSON responses): tools to search the catalogue, manage the cart, check out and read orders, for the shopper whose consent the bearer token carries',
@@ -77,7 +93,8 @@ export class McpController {
     }
     const principal = await this.bearer.authenticate(request, reply);
     if (!principal) return;
-    for (const name of toolsCalled(request.body)) {
+    const message = messageOf(request);
+    for (const name of toolsCalled(message)) {
       const scope = this.tools.scopeOf.get(name);
       if (scope && !principal.scopes.includes(scope)) return this.bearer.refuseScope(request, reply, scope);
     }
@@ -92,12 +109,11 @@ export class McpController {
       void transport.close();
       void server.close();
     });
-    await asActingAgent(principal.clientId, () =>
-      transport.handleRequest(request.raw, reply.raw, request.body),
-    );
+    await asActingAgent(principal.clientId, () => transport.handleRequest(request.raw, reply.raw, message));
   }
 
   @Get()
+  @RawBodyRoute()
   @ApiRoute({
     summary: 'No server-initiated stream: this MCP server is stateless',
     tags: ['agents'],
@@ -109,6 +125,7 @@ export class McpController {
   }
 
   @Delete()
+  @RawBodyRoute()
   @ApiRoute({
     summary: 'No sessions to end: this MCP server is stateless',
     tags: ['agents'],
