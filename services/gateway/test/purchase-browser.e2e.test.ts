@@ -7,6 +7,8 @@ import { Browser, launchChromium, onboardOnTestPage, outputDirectory, Page } fro
 import { startTestStack, TestStack } from './stack';
 
 const USDC = '0xa1ec7fc00a6f40db9693ad1415d0c193ad3906494428cf252621037bd7117e29::usdc::USDC';
+/** Longer than the panel's refresh (a second): it sees the order between approval and delivery. */
+const stageDelayMs = 1500;
 const webhookSecret = `whsec_${Buffer.from(randomUUID()).toString('base64')}`;
 
 let sui: SuiSandbox;
@@ -15,12 +17,18 @@ let browser: Browser;
 
 beforeAll(async () => {
   sui = await startSuiSandbox({ port: 0 });
-  stack = await startTestStack('purchasebrowser', {
-    CHAIN_RPC_URL: sui.url,
-    CHAIN_COIN_TYPE: USDC,
-    CHAIN_PAYMENT_PACKAGE_ID: sui.paymentPackageId,
-    PROVIDER_WEBHOOK_SECRET: webhookSecret,
-  });
+  stack = await startTestStack(
+    'purchasebrowser',
+    {
+      CHAIN_RPC_URL: sui.url,
+      CHAIN_COIN_TYPE: USDC,
+      CHAIN_PAYMENT_PACKAGE_ID: sui.paymentPackageId,
+      PROVIDER_WEBHOOK_SECRET: webhookSecret,
+    },
+    {},
+    // Each stage's webhook a moment after the last, so the panel is seen following them one by one.
+    stageDelayMs,
+  );
   stack.provider.setWebhookTarget(`${stack.url}/api/webhooks/provider`, webhookSecret);
   browser = await launchChromium();
 });
@@ -107,8 +115,13 @@ describe('the whole purchase on the /test page in headless Chromium', () => {
     expect(await order.getAttribute('data-status')).toBe('awaiting_approval');
     await shot(page, '3-awaiting-approval');
 
-    // Approve as the wallet would; the provider pays, ships and delivers, its webhooks move the order.
+    // Approve as the wallet would; the provider pays, ships and delivers, its webhooks move the
+    // order, and the panel shows each stage as it arrives, on the same page.
     await order.locator('button.approve').click();
+    const between = ['payment_confirmed', 'in_progress'].map(
+      (status) => `#order-${orderId}[data-status=${status}]`,
+    );
+    await page.locator(between.join(', ')).waitFor({ timeout: 20_000 });
     await page.locator(`#order-${orderId}[data-status=delivered]`).waitFor({ timeout: 20_000 });
     expect(await order.locator('.timeline li.reached').allTextContents()).toEqual([
       expect.stringMatching(/^Awaiting approval · /),

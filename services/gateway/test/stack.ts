@@ -51,9 +51,11 @@ export async function startTestStack(
   label: string,
   overrides: Record<string, string> = {},
   components: GatewayOverrides = {},
+  /** How far apart the provider stand-in pays, ships and delivers after an approval (0: at once). */
+  providerStageDelayMs = 0,
 ): Promise<TestStack> {
   const env = testEnvironment(label);
-  const provider = await startProviderSandbox({ port: 0 });
+  const provider = await startProviderSandbox({ port: 0, stageDelayMs: providerStageDelayMs });
   const vars: Record<string, string | undefined> = {
     ...process.env,
     ...env.env,
