@@ -471,13 +471,18 @@ describe('identity binding', () => {
 });
 
 describe('provider token issuer and audience', () => {
-  it('stops a production gateway that names no issuer or audience, and refuses tokens of another application', async () => {
+  it('stops a production gateway that names no issuer or audience, and refuses tokens of another application, exchanged or in the SDK cookie', async () => {
     await expect(
       stack.startGateway({ ...production, PROVIDER_JWT_ISSUER: '', PROVIDER_JWT_AUDIENCE: '' }),
     ).rejects.toThrow(/PROVIDER_JWT_ISSUER: required in production[\s\S]*PROVIDER_JWT_AUDIENCE: required/);
     // Same key set, same provider: the stand-in's tokens are another application's to these gateways.
     const email = `other-app-${randomUUID().slice(0, 8)}@example.com`;
     const jwt = (await stack.provider.issueToken(email)).jwt;
+    // The control: the gateway whose issuer and audience the token names takes it from the SDK cookie.
+    const taken = await send(`${stack.url}/api/onboarding/status`, {
+      headers: { cookie: `crossmint-jwt=${jwt}` },
+    });
+    expect(taken.status).toBe(200);
     const others: Record<string, string>[] = [
       { PROVIDER_JWT_AUDIENCE: 'this-shop' },
       { PROVIDER_JWT_ISSUER: 'https://other.test' },
@@ -491,7 +496,12 @@ describe('provider token issuer and audience', () => {
       });
       expect([res.status, ((await res.json()) as { code: string }).code]).toEqual([401, 'UNAUTHORIZED']);
       expect(res.headers.getSetCookie()).toEqual([]);
-      figures.attacksTried++;
+      // The same token as the provider's browser SDK keeps it, in its own cookie: refused alike.
+      const asSdk = await send(`${gateway}/api/onboarding/status`, {
+        headers: { cookie: `crossmint-jwt=${jwt}` },
+      });
+      expect([asSdk.status, ((await asSdk.json()) as { code: string }).code]).toEqual([401, 'UNAUTHORIZED']);
+      figures.attacksTried += 2;
     }
   });
 });
