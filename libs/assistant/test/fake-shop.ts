@@ -103,6 +103,7 @@ export function createFakeShop(initialCart: CartItemView[] = [], options: FakeSh
           timeline: [{ status: 'awaiting_approval', at: placedAt }],
           tx_hash: null,
           createdAt: placedAt,
+          agent: null,
         });
         return checkoutOutput(order);
       },

@@ -170,6 +170,7 @@ describe("the tools' answers, as their schemas say and the offline model reads t
       ],
       tx_hash: null,
       createdAt: '2026-01-02T00:00:00.000Z',
+      agent: null,
     };
     const output = getOrdersOutput({ orders: [order], total: 1, page: 1, limit: 5 });
     expect(SHOPPING_TOOLS.getOrders.outputSchema.parse(output)).toEqual(output);

@@ -42,4 +42,16 @@ export const orderSummarySchema = z.object({
       "the on-chain digest: a deposit's transaction, or a checkout's on-chain record (on-chain cart mode); null until there is one",
     ),
   createdAt: z.string(),
+  agent: z
+    .object({
+      clientId: z.string().describe("the agent's OAuth client id"),
+      clientName: z
+        .string()
+        .nullable()
+        .describe('the name it registered with; null until the shop has read it'),
+    })
+    .nullable()
+    .describe(
+      "the outside agent (MCP) that placed the order on the shopper's behalf; null when the shopper placed it in the shop",
+    ),
 });

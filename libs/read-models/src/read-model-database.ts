@@ -4,7 +4,7 @@ import { AnyKysely, Projection } from '@shop/projections';
 import { AgentGrantsTable } from './agent/agent-grants-table';
 import { CartItemsTable } from './cart/cart-items-table';
 import { UserMemoriesTable } from './memory/user-memories-table';
-import { OrdersTable } from './order/orders-table';
+import { AgentClientsTable, OrdersTable } from './order/orders-table';
 import { ChatMessagesTable, ChatSessionsTable } from './session/chat-sessions-table';
 import { UsersTable } from './user/users-table';
 
@@ -16,6 +16,7 @@ export interface ReadModelDatabase extends BookkeepingDatabase {
   chat_sessions: ChatSessionsTable;
   chat_messages: ChatMessagesTable;
   orders: OrdersTable;
+  agent_clients: AgentClientsTable;
   agent_grants: AgentGrantsTable;
 }
 

@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AggregateName, NewEvent, systemActor } from '@shop/contracts';
+import { Actor, AggregateName, NewEvent, systemActor } from '@shop/contracts';
 import { createDatabase, DatabaseHandle } from '@shop/db';
 import { catchUpProjections, rebuildProjections, recreateSchema, tableChecksums } from '@shop/projections';
 import { dropSchema, openTestEventStore, testEnvironment, TestEventStore } from '@shop/testing';
+import { orderPage } from '../src/order/order-queries';
+import { readModel } from '../src/read-model-database';
 import { readModelMigrations } from '../src/read-model-migrations';
 import { readModelProjections } from '../src/read-model-projections';
 
@@ -21,11 +23,16 @@ afterAll(async () => {
   await dropSchema(env);
 });
 
-async function append(aggregate: AggregateName, id: string, event: NewEvent): Promise<void> {
+async function append(
+  aggregate: AggregateName,
+  id: string,
+  event: NewEvent,
+  actor: Actor = systemActor,
+): Promise<void> {
   await t.store.append(aggregate, id, [event], {
     commandId: randomUUID(),
     correlationId: 'bulk-rebuild',
-    actor: systemActor,
+    actor,
     expectedSequence: await t.store.lastSequence(t.store.subject(aggregate, id)),
   });
 }
@@ -42,8 +49,8 @@ const product = (itemId: string, n: number) => ({
   retailer: 'zara',
 });
 
-/** A user's life touching every read-model table, closed or not at the end. */
-async function life(close: boolean): Promise<void> {
+/** A user's life touching every read-model table, closed or not at the end; their id. */
+async function life(close: boolean): Promise<string> {
   const userId = randomUUID();
   const sessionId = randomUUID();
   const kept = randomUUID();
@@ -74,13 +81,13 @@ async function life(close: boolean): Promise<void> {
   }
   await append('session', kept, { type: 'SessionRenamed', data: { title: 'Shoes', generated: false } });
   await append('session', sessionId, { type: 'SessionDeleted', data: {} });
-  await append('order', orderId, {
+  const orderCreated = (id: string): NewEvent => ({
     type: 'OrderCreated',
     data: {
       userId,
       type: 'checkout',
       cartItemId: b,
-      providerOrderId: `po-${orderId}`,
+      providerOrderId: `po-${id}`,
       phase: 'quote',
       item: product(b, 2),
       payment: null,
@@ -88,6 +95,19 @@ async function life(close: boolean): Promise<void> {
       walletAddress: null,
       serializedTransaction: null,
     },
+  });
+  await append('order', orderId, orderCreated(orderId));
+  // An outside agent's order names it in the actor: the order lists the agent by its registered name.
+  const agentClientId = randomUUID();
+  await append('agent-client', agentClientId, {
+    type: 'AgentClientRegistered',
+    data: { clientName: 'Desk\t"agent"', redirectUris: ['https://agent.example.com/callback'] },
+  });
+  const agentOrderId = randomUUID();
+  await append('order', agentOrderId, orderCreated(agentOrderId), {
+    kind: 'user',
+    id: userId,
+    agentClientId,
   });
   const [connected, disconnected] = [randomUUID(), randomUUID()];
   for (const grant of [connected, disconnected])
@@ -111,6 +131,7 @@ async function life(close: boolean): Promise<void> {
     data: { userId, reason: 'shopper' },
   });
   if (close) await append('user', userId, { type: 'AccountClosed', data: { by: 'operator' } });
+  return userId;
 }
 
 /** The live projector's way: small batches, through each projection's apply. */
@@ -146,7 +167,8 @@ const parkedSubjects = (schema: string) =>
 
 describe('a rebuild folding the stream in memory', () => {
   it('writes with COPY the rows the live projector wrote, closures, deletions and escapes included', async () => {
-    for (let i = 0; i < 4; i++) await life(i % 2 === 1);
+    const users = [];
+    for (let i = 0; i < 4; i++) users.push(await life(i % 2 === 1));
     const live = `${env.schema}_live`;
     const rebuilt = `${env.schema}_rb`;
     await projectLive(live);
@@ -168,6 +190,15 @@ describe('a rebuild folding the stream in memory', () => {
     expect(rows).toEqual(liveRows);
     expect(rows.users!.rows).toBe(2);
     expect(rows.agent_grants!.rows).toBe(2);
+    expect(rows.agent_clients!.rows).toBe(4);
+    // Each user's own order names no agent, the agent's names it: the same in both read models.
+    for (const schema of [live, rebuilt]) {
+      const { orders } = await orderPage(readModel(database.db, schema), users[0]!, 1, 10, {});
+      expect(orders.map((order) => order.agent).sort((x, y) => (x ? 1 : y ? -1 : 0))).toEqual([
+        null,
+        { clientId: expect.any(String), clientName: 'Desk\t"agent"' },
+      ]);
+    }
     expect(checkpoints!.rows).toBe(liveCheckpoints!.rows);
     const positions = await database.db
       .withSchema(rebuilt)

@@ -293,17 +293,23 @@ describe('an outside agent over MCP, with the shopper consent', () => {
     const retried = await call(client, 'checkout', { cartItemId: itemId, idempotencyKey });
     expect(retried.structuredContent.orderId).toBe(orderId);
 
+    // The order tells who placed it, to the agent and in the shopper's own list.
+    const clientId = agent.information!.client_id;
+    const placed = {
+      orderId,
+      status: 'awaiting_approval',
+      agent: { clientId, clientName: 'Desk assistant' },
+    };
     const orders = await call(client, 'list_orders');
-    const listed = orders.structuredContent.orders as Array<{ orderId: string; status: string }>;
-    expect(listed).toEqual([expect.objectContaining({ orderId, status: 'awaiting_approval' })]);
+    expect(orders.structuredContent.orders).toEqual([expect.objectContaining(placed)]);
     expect((await browser.request('GET', '/api/orders')).json.orders).toEqual([
-      expect.objectContaining({ orderId, status: 'awaiting_approval' }),
+      expect.objectContaining(placed),
     ]);
     const one = await call(client, 'get_order', { orderId });
-    expect((one.structuredContent.order as { orderId: string }).orderId).toBe(orderId);
+    expect(one.structuredContent.order).toMatchObject(placed);
+    expect((await browser.request('GET', `/api/orders/${orderId}`)).json).toMatchObject(placed);
 
     // Every command the agent issued records it, next to the shopper.
-    const clientId = agent.information!.client_id;
     const cartEvents = (await stack.store.load('cart', userId)).events;
     const orderEvents = (await stack.store.load('order', orderId)).events;
     for (const event of [
@@ -476,6 +482,10 @@ describe('an outside agent over MCP, with the shopper consent', () => {
       cartItemId: aliceItem.json.id,
     });
     expect(aliceOrder.status).toBe(201);
+    // Placed in the shop by the shopper: no agent.
+    expect((await alice.browser.request('GET', '/api/orders')).json.orders).toEqual([
+      expect.objectContaining({ orderId: aliceOrder.json.orderId, agent: null }),
+    ]);
     const { client } = await connectAgent(bob.browser);
     expect((await call(client, 'view_cart')).structuredContent.items).toEqual([]);
     expect((await call(client, 'list_orders')).structuredContent.orders).toEqual([]);

@@ -15,6 +15,13 @@ export interface StoredOrderPage {
   total: number;
 }
 
+/** A user's orders, each with the name of the agent that placed it. */
+const ordersOf = (db: Kysely<ReadModelDatabase>, userId: string) =>
+  db
+    .selectFrom('orders')
+    .leftJoin('agent_clients', 'agent_clients.client_id', 'orders.agent_client_id')
+    .where('orders.user_id', '=', userId);
+
 /** Filters apply in SQL before paging, so `total` counts exactly what the pages hold. */
 export async function orderPage(
   db: Kysely<ReadModelDatabase>,
@@ -23,16 +30,17 @@ export async function orderPage(
   limit: number,
   filters: OrderFilters,
 ): Promise<StoredOrderPage> {
-  let query = db.selectFrom('orders').where('user_id', '=', userId);
-  if (filters.type) query = query.where('type', '=', filters.type);
-  if (filters.status) query = query.where('status', '=', filters.status);
-  if (filters.phase) query = query.where('phase', '=', filters.phase);
+  let query = ordersOf(db, userId);
+  if (filters.type) query = query.where('orders.type', '=', filters.type);
+  if (filters.status) query = query.where('orders.status', '=', filters.status);
+  if (filters.phase) query = query.where('orders.phase', '=', filters.phase);
   // The window count is taken before LIMIT, so one round trip gives the page and the total.
   const rows = await query
-    .selectAll()
+    .selectAll('orders')
+    .select('agent_clients.client_name as agent_client_name')
     .select(sql<string>`count(*) over ()`.as('total'))
-    .orderBy('created_at', 'desc')
-    .orderBy('order_id')
+    .orderBy('orders.created_at', 'desc')
+    .orderBy('orders.order_id')
     .limit(limit)
     .offset((page - 1) * limit)
     .execute();
@@ -49,11 +57,10 @@ export async function userOrder(
   userId: string,
   orderId: string,
 ): Promise<OrderView | undefined> {
-  const row = await db
-    .selectFrom('orders')
-    .selectAll()
-    .where('order_id', '=', orderId)
-    .where('user_id', '=', userId)
+  const row = await ordersOf(db, userId)
+    .selectAll('orders')
+    .select('agent_clients.client_name as agent_client_name')
+    .where('orders.order_id', '=', orderId)
     .executeTakeFirst();
   return row && viewOfOrderRow(row);
 }

@@ -16,9 +16,14 @@ export interface OrderView {
   /** The on-chain digest: a deposit's transaction, or the contract checkout of a checkout order. */
   tx_hash: string | null;
   createdAt: string;
+  /** The outside agent that placed it, null when the shopper did. */
+  agent: { clientId: string; clientName: string | null } | null;
 }
 
-export function viewOfOrderRow(row: Selectable<OrdersTable>): OrderView {
+/** An orders row with the name of its agent, as the order queries join it. */
+export type OrderRowWithAgent = Selectable<OrdersTable> & { agent_client_name: string | null };
+
+export function viewOfOrderRow(row: OrderRowWithAgent): OrderView {
   return {
     orderId: row.order_id,
     providerOrderId: row.provider_order_id,
@@ -31,5 +36,6 @@ export function viewOfOrderRow(row: Selectable<OrdersTable>): OrderView {
     timeline: row.timeline,
     tx_hash: row.tx_hash,
     createdAt: new Date(row.created_at).toISOString(),
+    agent: row.agent_client_id ? { clientId: row.agent_client_id, clientName: row.agent_client_name } : null,
   };
 }

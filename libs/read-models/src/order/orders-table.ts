@@ -3,6 +3,7 @@ import type { OrderStatus } from '@shop/contracts';
 import { Timestamp } from '../timestamp';
 import * as orders from './migrations/0006-orders';
 import * as timeline from './migrations/0008-order-timeline';
+import * as agents from './migrations/0010-order-agents';
 
 export interface OrderItemRow {
   productId: string;
@@ -37,8 +38,20 @@ export interface OrdersTable {
   tx_hash: string | null;
   /** Every status the order reached, oldest first. */
   timeline: JSONColumnType<OrderTimelineEntry[]>;
+  /** The outside agent that placed it for the shopper (its OrderCreated's actor); null: the shopper. */
+  agent_client_id: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;
+  version: number;
+}
+
+/**
+ * Every registered outside agent's name, so an order names the agent that placed it even after
+ * the shopper disconnected it (its grant's row is gone then).
+ */
+export interface AgentClientsTable {
+  client_id: string;
+  client_name: string;
   version: number;
 }
 
@@ -46,4 +59,5 @@ export interface OrdersTable {
 export const ordersMigrations: Record<string, Migration> = {
   '0006-orders': orders,
   '0008-order-timeline': timeline,
+  '0010-order-agents': agents,
 };

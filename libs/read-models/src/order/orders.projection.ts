@@ -1,12 +1,13 @@
 import { Selectable } from 'kysely';
-import { DepositEvent, OrderEvent, OrderStatus, RecordedEvent } from '@shop/contracts';
+import { AgentClientEvent, DepositEvent, OrderEvent, OrderStatus, RecordedEvent } from '@shop/contracts';
 import { depositOrderId } from '@shop/domain';
-import { applyRowFold, RowFoldSpec, rowFoldBulk } from '@shop/projections';
+import { applyRowFold, BulkTable, foldRows, RowFoldSpec } from '@shop/projections';
 import { UserChangeListener } from '../cache-invalidator';
 import { ReadModelProjection } from '../read-model-database';
-import { OrdersTable, OrderTimelineEntry } from './orders-table';
+import { AgentClientsTable, OrdersTable, OrderTimelineEntry } from './orders-table';
 
 type OrderRow = Selectable<OrdersTable>;
+type AgentClientRow = Selectable<AgentClientsTable>;
 
 const reached = (
   row: OrderRow | undefined,
@@ -50,6 +51,7 @@ function foldDeposit(row: OrderRow | undefined, event: RecordedEvent<DepositEven
       wallet_address: d.evmAddress,
       tx_hash: event.aggregateId,
       timeline: reached(row, 'in_progress', at),
+      agent_client_id: null,
       created_at: row?.created_at ?? at,
       updated_at: at,
       version: event.sequence,
@@ -96,6 +98,7 @@ function foldOrder(row: OrderRow | undefined, recorded: RecordedEvent): OrderRow
       wallet_address: d.walletAddress,
       tx_hash: row?.tx_hash ?? null,
       timeline: reached(undefined, 'awaiting_approval', at),
+      agent_client_id: event.actor.agentClientId ?? null,
       created_at: at,
       updated_at: at,
       version: event.sequence,
@@ -132,6 +135,16 @@ const spec: RowFoldSpec<OrderRow> = {
   fold: foldOrder,
 };
 
+const agentClients: RowFoldSpec<AgentClientRow> = {
+  table: 'agent_clients',
+  key: 'client_id',
+  keyOf: (event) => (event.aggregate === 'agent-client' ? event.aggregateId : null),
+  fold: (_row, recorded) => {
+    const event = recorded as RecordedEvent<AgentClientEvent>;
+    return { client_id: event.aggregateId, client_name: event.data.clientName, version: event.sequence };
+  },
+};
+
 /**
  * Most order events do not name the user, so the users whose lists changed are taken from the
  * rows folded since the last commit. A failed or retried batch can only add users to the set,
@@ -149,14 +162,27 @@ export function ordersProjection(listener?: UserChangeListener): ReadModelProjec
   };
   return {
     name: 'orders',
-    aggregates: ['order', 'deposit'],
-    tables: ['orders'],
+    aggregates: ['order', 'deposit', 'agent-client'],
+    tables: ['orders', 'agent_clients'],
     // An order row is its order's fold, a deposit's row its deposit's (keyed apart by
-    // depositOrderId): no row combines two aggregates.
+    // depositOrderId), an agent's its registration: no row combines two aggregates.
     partitioned: true,
-    apply: (db, events, mode) => applyRowFold(db, listener ? tracking : spec, events, mode),
+    async apply(db, events, mode) {
+      await applyRowFold(db, listener ? tracking : spec, events, mode);
+      await applyRowFold(db, agentClients, events, mode);
+    },
     // A rebuild's schema has no readers whose lists could be stale.
-    bulk: () => rowFoldBulk(spec),
+    bulk() {
+      const orders = new BulkTable<OrderRow>('orders');
+      const clients = new BulkTable<AgentClientRow>('agent_clients');
+      return {
+        add(events) {
+          foldRows(spec, orders, events);
+          foldRows(agentClients, clients, events);
+        },
+        tables: () => [orders, clients],
+      };
+    },
     async afterCommit() {
       if (usersInBatch.size === 0 || !listener) return;
       const users = new Set(usersInBatch);
