@@ -1,14 +1,22 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import { Ed25519Keypair } from '@mysten/sui/keypairs/ed25519';
-import { AckPolicy, DeliverPolicy, NatsConnection, RetentionPolicy, StorageType } from 'nats';
+import { AckPolicy, ConsumerInfo, DeliverPolicy, NatsConnection, RetentionPolicy, StorageType } from 'nats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAnalytics, RunningAnalytics } from '../../services/analytics/src/analytics-service';
 import { analyticsProjections } from '../../services/analytics/src/analytics-projections';
 import { startSearchService } from '../../services/search/src/bootstrap';
 import { analyticsEnv, loadConfig, searchEnv } from '@shop/config';
-import { aggregates, subjectFor } from '@shop/contracts';
-import { connectNats, EventStore, eventStreamConfig, StreamDefinitionError } from '@shop/eventstore';
+import { aggregates, aggregateWildcard, subjectFor, systemActor } from '@shop/contracts';
+import {
+  connectNats,
+  EventStore,
+  eventStreamConfig,
+  FollowedCommit,
+  followCommits,
+  foreignDeliveriesDropped,
+  StreamDefinitionError,
+} from '@shop/eventstore';
 import { eventCatalogue } from '@shop/contracts';
 import { createLogger } from '@shop/logging';
 import { NatsProductSearch } from '@shop/product-search';
@@ -514,6 +522,105 @@ describe('the shipped NATS configuration', () => {
       )
         .jetstreamManager()
         .then((operator) => operator.consumers.delete('SHOP', created.name));
+    }
+
+    // Onto a process's own inbox, learned from the consumer list (every user's right), as the
+    // gateway follows its commits: the follower takes only what its own consumer delivers, and
+    // hears exactly the commits of its subjects while every service user pushes the whole stream
+    // onto it, the ones stored after it started included.
+    const reader = await EventStore.create(await connectAs('gateway'), {
+      stream: 'SHOP',
+      subjectPrefix: 'shop',
+      catalogue: eventCatalogue,
+      owner: 'gateway',
+      logger: { warn() {} },
+    });
+    const carts = aggregateWildcard('shop', 'cart');
+    const heard: FollowedCommit[] = [];
+    let following = false;
+    const follower = followCommits(reader, carts, {
+      commit: (commit) => heard.push(commit),
+      following: () => (following = true),
+      interrupted: () => (following = false),
+    });
+    const pushes: string[] = [];
+    const operator = await (await connectAs('operator')).jetstreamManager();
+    try {
+      expect(await eventually(async () => following, Boolean)).toBe(true);
+      const droppedBefore = foreignDeliveriesDropped().get('follower') ?? 0;
+      for (const user of serviceUsers.filter((u) => u !== 'gateway')) {
+        const jsm = await (await connectAs(user)).jetstreamManager({ timeout: 3000 });
+        const listed: ConsumerInfo[] = [];
+        for await (const info of jsm.consumers.list('SHOP')) listed.push(info);
+        const target = listed.find(
+          (c) => c.config.filter_subject === carts && c.config.deliver_subject?.startsWith('_INBOX_gateway.'),
+        );
+        expect([user, target?.config.deliver_subject]).toEqual([user, expect.any(String)]);
+        const created = await jsm.consumers.add('SHOP', {
+          deliver_subject: target!.config.deliver_subject!,
+          ack_policy: AckPolicy.Explicit,
+          deliver_policy: DeliverPolicy.All,
+          inactive_threshold: 5_000_000_000,
+        });
+        pushes.push(created.name);
+      }
+      // Other aggregates' commits (a shopper signing up) and the followed ones, while they push.
+      const store = await stack.store();
+      const start = await lastSequence();
+      await stack.shopper({ wallet: false });
+      for (let i = 0; i < 3; i++) {
+        await store.append(
+          'cart',
+          randomUUID(),
+          [
+            {
+              type: 'ItemAdded',
+              data: {
+                itemId: randomUUID(),
+                productId: `push-${i}`,
+                productName: 'Jacket',
+                price: 100,
+                image: 'https://example.com/i.jpg',
+                size: 'M',
+                color: 'Red',
+                productUrl: 'https://example.com/p',
+                retailer: 'Example',
+              },
+            },
+          ],
+          { commandId: randomUUID(), correlationId: 'push-probe', actor: systemActor, expectedSequence: 0 },
+        );
+        await stack.shopper({ wallet: false });
+      }
+      const end = await lastSequence();
+      const followed: FollowedCommit[] = [];
+      for await (const raw of store.readRaw(start + 1, await store.lastSequence(carts), carts))
+        followed.push({ subject: raw.subject, sequence: raw.sequence });
+      expect(followed).toHaveLength(3);
+      // Every push has sent the whole stream (as the operator sees it: a push's creator may not
+      // ask about it by name), and each of its messages reached the follower.
+      const dropped = () => (foreignDeliveriesDropped().get('follower') ?? 0) - droppedBefore;
+      const sent = await eventually(
+        async () => Promise.all(pushes.map((name) => operator.consumers.info('SHOP', name))),
+        (infos) =>
+          infos.every((i) => i.num_pending === 0 && i.delivered.stream_seq >= end) &&
+          dropped() === infos.reduce((sum, i) => sum + i.delivered.consumer_seq, 0),
+        15_000,
+      );
+      expect(sent.map((i) => i.num_pending === 0 && i.delivered.stream_seq >= end)).toEqual(
+        sent.map(() => true),
+      );
+      const delivered = sent.reduce((sum, i) => sum + i.delivered.consumer_seq, 0);
+      expect(delivered).toBeGreaterThan(0);
+      expect(dropped()).toBe(delivered);
+      // None acknowledged, nothing heard but the followed commits.
+      expect(sent.map((i) => i.ack_floor.stream_seq)).toEqual(sent.map(() => 0));
+      expect(heard.filter((c) => c.sequence > start)).toEqual(followed);
+      expect(heard.every((c) => c.subject.startsWith('shop.cart.'))).toBe(true);
+      expect(following).toBe(true);
+    } finally {
+      await follower.stop();
+      for (const name of pushes) await operator.consumers.delete('SHOP', name).catch(() => undefined);
     }
   });
 

@@ -1,7 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AckPolicy, DeliverPolicy, JetStreamManager, nanos, Subscription } from 'nats';
 import type { EventStore } from './event-store';
-import { answerFlowControl, isStatus, ownInbox, stallWatch, streamSequenceOf } from './push-delivery';
+import { dropForeignDelivery, OwnConsumer, ownDelivery } from './own-deliveries';
+import { answerFlowControl, isStatus, ownInbox, stallWatch } from './push-delivery';
 
 /** A commit heard on the followed subjects: which subject, at which stream sequence. */
 export interface FollowedCommit {
@@ -37,7 +38,7 @@ const INACTIVE_MS = 5000;
  * nothing in between is skipped.
  */
 export function followCommits(
-  store: Pick<EventStore, 'nc' | 'stream' | 'lastStreamSequence'>,
+  store: Pick<EventStore, 'nc' | 'stream' | 'lastStreamSequence' | 'deliveryLogger'>,
   filterSubject: string,
   listener: CommitListener,
 ): CommitFollower {
@@ -53,7 +54,7 @@ export function followCommits(
         const inbox = ownInbox(store.nc);
         subscription = store.nc.subscribe(inbox);
         const stall = stallWatch(subscription, HEARTBEAT_MS * 3);
-        await jsm.consumers.add(store.stream, {
+        const consumer = await jsm.consumers.add(store.stream, {
           deliver_subject: inbox,
           ack_policy: AckPolicy.None,
           deliver_policy: DeliverPolicy.StartSequence,
@@ -67,15 +68,23 @@ export function followCommits(
           inactive_threshold: nanos(INACTIVE_MS),
         });
         if (stopping.signal.aborted) break;
+        const own: OwnConsumer = { stream: store.stream, consumer: consumer.name, filter: filterSubject };
         listener.following();
         stall.arm();
         for await (const message of subscription) {
-          stall.arm();
           if (isStatus(message)) {
+            stall.arm();
             answerFlowControl(store.nc, message);
             continue;
           }
-          const sequence = streamSequenceOf(message.reply);
+          // Another user's push consumer aimed at this inbox: dropped unheard, the watch not fed.
+          const delivery = ownDelivery(message, own);
+          if (!delivery) {
+            dropForeignDelivery('follower', undefined, message, own, store.deliveryLogger);
+            continue;
+          }
+          stall.arm();
+          const sequence = delivery.streamSequence;
           if (sequence < next) continue;
           next = sequence + 1;
           listener.commit({ subject: message.subject, sequence });

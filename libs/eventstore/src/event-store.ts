@@ -31,7 +31,8 @@ import { tracedPublish } from '@shop/tracing';
 import { DataKeys } from './data-keys';
 import { holdsPersonalData, sealEnvelope } from './personal-data-cipher';
 import { EventStoreUnavailableError, WrongExpectedSequenceError } from './errors';
-import { answerFlowControl, isStatus, ownInbox, stallWatch, streamSequenceOf } from './push-delivery';
+import { DeliveryLogger, dropForeignDelivery, OwnConsumer, ownDelivery } from './own-deliveries';
+import { answerFlowControl, isStatus, ownInbox, stallWatch } from './push-delivery';
 import { KvSnapshotStore } from './snapshot-store';
 import { PublishAcks } from './publish-acks';
 import { provisionEventStream, ProvisionOutcome, streamInfoOrNull } from './provision-event-stream';
@@ -59,6 +60,11 @@ export interface EventStoreOptions {
    * it runs under in infra/nats/nats-server.conf, whose rights name exactly those consumers.
    */
   owner?: string;
+  /**
+   * Where a read says it dropped messages another consumer pushed onto its inbox (see
+   * own-deliveries); one JSON line on stderr without it.
+   */
+  logger?: DeliveryLogger;
 }
 
 export interface AppendOptions extends CommitMetadata {
@@ -133,6 +139,8 @@ export class EventStore {
   private readonly appendListeners = new Set<AppendListener>();
   /** The prefix of this process's durable consumers' names (EventStoreOptions.owner). */
   readonly owner: string;
+  /** Where its reads and followers log the deliveries they drop (EventStoreOptions.logger). */
+  readonly deliveryLogger: DeliveryLogger | undefined;
   /** False between a disconnect and the reconnect: calls then fail at once instead of waiting out the timeout. */
   private connected = true;
   private readJsm: JetStreamManager | null = null;
@@ -151,6 +159,7 @@ export class EventStore {
     this.dataKeys = options.dataKeys ?? null;
     this.timeoutMs = options.timeoutMs ?? 5000;
     this.owner = options.owner ?? 'local';
+    this.deliveryLogger = options.logger;
     this.snapshots = new KvSnapshotStore(
       this.js,
       snapshotBucketOf(options.stream),
@@ -405,7 +414,9 @@ export class EventStore {
    * In a cluster that has lost a node, JetStream 2.9 may place a new R1 consumer on the lost
    * node: its creation times out, or it delivers nothing. Either way this reader gives up on
    * that consumer after two missed heartbeats and continues after the last message it got with
-   * a new one, instead of waiting forever.
+   * a new one, instead of waiting forever. A message its consumer did not deliver (another
+   * user's push consumer aimed at the inbox: nats-server 2.9 lets any reader make one) is dropped
+   * unread, and moves neither the read's position nor its stall watch.
    */
   private async *readWithConsumer(
     from: number,
@@ -425,7 +436,7 @@ export class EventStore {
       const subscription = this.nc.subscribe(inbox);
       const stall = stallWatch(subscription, READ_HEARTBEAT_MS * 2);
       try {
-        await jsm.consumers.add(this.stream, {
+        const consumer = await jsm.consumers.add(this.stream, {
           deliver_subject: inbox,
           ack_policy: AckPolicy.None,
           deliver_policy: DeliverPolicy.StartSequence,
@@ -437,14 +448,25 @@ export class EventStore {
           inactive_threshold: nanos(READ_INACTIVE_MS),
           ...(filterSubject ? { filter_subject: filterSubject } : {}),
         });
+        const own: OwnConsumer = {
+          stream: this.stream,
+          consumer: consumer.name,
+          ...(filterSubject ? { filter: filterSubject } : {}),
+        };
         stall.arm();
         for await (const message of subscription) {
-          stall.arm();
           if (isStatus(message)) {
+            stall.arm();
             answerFlowControl(this.nc, message);
             continue;
           }
-          const sequence = streamSequenceOf(message.reply);
+          const delivery = ownDelivery(message, own);
+          if (!delivery) {
+            dropForeignDelivery('read', undefined, message, own, this.deliveryLogger);
+            continue;
+          }
+          stall.arm();
+          const sequence = delivery.streamSequence;
           if (sequence < next) continue;
           if (sequence > last) {
             next = last + 1;

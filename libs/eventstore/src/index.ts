@@ -11,3 +11,4 @@ export * from './commit-follower';
 export * from './nats-connection';
 export * from './open-event-store';
 export * from './subject-layout-migration';
+export * from './own-deliveries';

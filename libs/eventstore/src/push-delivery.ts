@@ -14,16 +14,6 @@ export function answerFlowControl(nc: NatsConnection, message: Msg): void {
 }
 
 /**
- * The stream sequence in a delivered message's reply subject:
- * `$JS.ACK.<stream>.<consumer>.<delivered>.<stream seq>.<consumer seq>.<time>.<pending>`, with
- * a domain and an account hash after `ACK` on newer servers.
- */
-export function streamSequenceOf(reply: string | undefined): number {
-  const tokens = (reply ?? '').split('.');
-  return Number(tokens.length >= 12 ? tokens[7] : tokens[5]);
-}
-
-/**
  * Ends a read subscription when nothing (not even a heartbeat) came for `ms` while armed. Armed
  * and paused around every message a read yields: that notes the time, and one timer at a time
  * looks at it, where a timer set and cleared per message was a tenth of a catch-up's CPU.

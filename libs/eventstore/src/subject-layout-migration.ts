@@ -1,10 +1,12 @@
 import {
+  AckPolicy,
   DeliverPolicy,
   headers as natsHeaders,
   JetStreamClient,
   JetStreamManager,
   JsMsg,
   MsgHdrs,
+  nanos,
   NatsConnection,
   PubAck,
   RetentionPolicy,
@@ -13,6 +15,7 @@ import {
   StreamInfo,
 } from 'nats';
 import { parseLegacySubject, subjectFor, SUBJECT_LAYOUT } from '@shop/contracts';
+import { dropForeignDelivery, takeOwnDeliveriesOnly } from './own-deliveries';
 import { streamInfoOrNull } from './provision-event-stream';
 import { eventStreamConfig, StreamDefinitionParams } from './stream-definition';
 
@@ -32,6 +35,8 @@ const SOURCE_SEQUENCE = 'Shop-Layout-Source-Sequence';
 const REPEATED_MSG_ID = 'Shop-Repeated-Msg-Id';
 /** Publishes awaiting their acknowledgement at once: bulk copying pipelines its acks. */
 const IN_FLIGHT = 256;
+/** The copy's read consumer is removed by the server this long after its reader stopped pulling. */
+const READ_INACTIVE_MS = 60_000;
 
 export interface LayoutMigrationOutcome {
   /** What each run of a step did, in order, for the operator's output. */
@@ -251,6 +256,11 @@ async function copy(js: JetStreamClient, plan: CopyPlan): Promise<void> {
       await copyRun(js, plan, from, targetLast, repeated);
       return;
     } catch (error) {
+      if (error instanceof DeliveryGap) {
+        // Every message read before the gap was stored: on, with a new consumer, after them.
+        from = error.next;
+        continue;
+      }
       if (!(error instanceof RepeatedMessageId)) throw error;
       // The messages before it were stored, the ones after it refused: on from the repeat.
       repeated.add(error.sequence);
@@ -265,6 +275,12 @@ class RepeatedMessageId extends Error {
   }
 }
 
+class DeliveryGap extends Error {
+  constructor(readonly next: number) {
+    super(`a delivery before message ${next} was lost`);
+  }
+}
+
 async function copyRun(
   js: JetStreamClient,
   plan: CopyPlan,
@@ -272,14 +288,28 @@ async function copyRun(
   targetLast: number,
   repeated: ReadonlySet<number>,
 ): Promise<void> {
-  const consumer = await js.consumers.get(plan.from, {
+  // A pull consumer of the copy's own, read in order (a lost delivery ends the run, to go on after
+  // the last message copied), taking only what it delivers: any user may push stored messages
+  // onto another's inbox on nats-server 2.9 (own-deliveries), and one copied here would be a
+  // message out of place in the new stream.
+  const jsm = await js.jetstreamManager();
+  const created = await jsm.consumers.add(plan.from, {
+    ack_policy: AckPolicy.None,
     deliver_policy: DeliverPolicy.StartSequence,
     opt_start_seq: from,
+    mem_storage: true,
+    num_replicas: 1,
+    inactive_threshold: nanos(READ_INACTIVE_MS),
   });
-  const messages = await consumer.consume({ max_messages: IN_FLIGHT * 2 });
+  const own = { stream: plan.from, consumer: created.name };
+  const consumer = await js.consumers.get(plan.from, created.name);
+  const messages = await consumer.consume({ max_messages: IN_FLIGHT * 2, abort_on_missing_resource: true });
   const pending: Array<{ sequence: number; ack: Promise<PubAck> }> = [];
   let expected = targetLast;
   let failure: unknown = null;
+  let delivered = 0;
+  let copied = from - 1;
+  let gap = false;
   const settle = async () => {
     const { sequence, ack } = pending.shift()!;
     try {
@@ -290,7 +320,14 @@ async function copyRun(
     }
   };
   try {
+    takeOwnDeliveriesOnly(messages, own, (message) =>
+      dropForeignDelivery('layout-migration', undefined, message, own),
+    );
     for await (const message of messages) {
+      if (message.info.deliverySequence !== ++delivered) {
+        gap = true;
+        break;
+      }
       if (message.seq > plan.through) break;
       const headers = natsHeaders();
       for (const [key, values] of message.headers ?? []) {
@@ -307,12 +344,15 @@ async function copyRun(
         }),
       });
       expected++;
+      copied = message.seq;
       if (pending.length >= IN_FLIGHT) await settle();
       if (failure !== null || message.seq >= plan.through) break;
     }
   } finally {
     messages.stop();
     while (pending.length > 0) await settle();
+    await jsm.consumers.delete(plan.from, created.name).catch(() => undefined);
   }
   if (failure !== null) throw failure;
+  if (gap) throw new DeliveryGap(copied + 1);
 }

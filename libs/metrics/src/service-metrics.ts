@@ -1,4 +1,5 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { foreignDeliveriesDropped } from '@shop/eventstore';
 
 /** Sub-millisecond to seconds: HTTP, write-to-readable and outbound calls all land inside. */
 const latencyBuckets = [0.001, 0.0025, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -87,6 +88,18 @@ export class ServiceMetrics {
     help: 'Subjects parked by a projection runner in this process after repeated failures',
     labelNames: ['projection'] as const,
     registers: [this.registry],
+  });
+
+  readonly foreignDeliveriesDropped = new Counter({
+    name: 'jetstream_foreign_deliveries_dropped_total',
+    help: "Stored messages pushed onto this process's inboxes by a consumer the receiver did not create (another user's push consumer), dropped unread, by receiver: read, follower, projection, reaction, layout-migration",
+    labelNames: ['receiver'] as const,
+    registers: [this.registry],
+    // Counted where they are dropped (libs/eventstore own-deliveries), read at scrape time.
+    collect() {
+      this.reset();
+      for (const [receiver, dropped] of foreignDeliveriesDropped()) this.inc({ receiver }, dropped);
+    },
   });
 
   readonly externalCallDuration = new Histogram({

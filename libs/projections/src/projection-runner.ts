@@ -7,7 +7,13 @@ import {
   partitionFilter,
   RecordedEvent,
 } from '@shop/contracts';
-import { consumerDifferences, EventStore, RawCommit } from '@shop/eventstore';
+import {
+  consumerDifferences,
+  dropForeignDelivery,
+  EventStore,
+  RawCommit,
+  takeOwnDeliveriesOnly,
+} from '@shop/eventstore';
 import { BatchApplier, BatchItem, BatchOutcome, CheckpointMovedError } from './batch-applier';
 import { CatchUpReads } from './catch-up-reads';
 import { decodeBatchItems } from './decode-batch-items';
@@ -289,13 +295,20 @@ export class ProjectionRunner {
 
   private async consume(): Promise<void> {
     const { store, projection } = this.options;
-    const consumer = await store.js.consumers.get(store.stream, consumerNameFor(store, projection.name));
+    const name = consumerNameFor(store, projection.name);
+    const consumer = await store.js.consumers.get(store.stream, name);
     const messages = await consumer.consume({
       max_messages: this.batchSize * 2,
       expires: pullExpiresMs,
       idle_heartbeat: pullHeartbeatMs,
     });
     this.messages = messages;
+    // Only its own consumer's deliveries: another user's push consumer aimed at the pull's inbox
+    // (nats-server 2.9 lets any reader make one) is dropped before it reaches a batch.
+    const own = { stream: store.stream, consumer: name, filter: this.filter };
+    takeOwnDeliveriesOnly(messages, own, (message) =>
+      dropForeignDelivery('projection', this.name, message, own, this.logger),
+    );
     const buffer: JsMsg[] = [];
     let ended = false;
     const pump = (async () => {

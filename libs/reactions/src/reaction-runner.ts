@@ -1,7 +1,13 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AckPolicy, Consumer, ConsumerMessages, DeliverPolicy, JsMsg, nanos } from 'nats';
 import { partitionFilter, partitionOfSubject, RecordedEvent } from '@shop/contracts';
-import { consumerDifferences, EventStore, parseCommit } from '@shop/eventstore';
+import {
+  consumerDifferences,
+  dropForeignDelivery,
+  EventStore,
+  parseCommit,
+  takeOwnDeliveriesOnly,
+} from '@shop/eventstore';
 import { withCorrelationId } from '@shop/logging';
 import { traceEvent, tracedProcess } from '@shop/tracing';
 import { AdvisoryLock, ExclusiveLock } from './advisory-lock';
@@ -204,6 +210,12 @@ export class ReactionRunner {
         const consumer = await this.takeOver();
         const messages = await consumer.consume({ max_messages: this.options.concurrency ?? 8 });
         this.messages = messages;
+        // Only its own consumer's deliveries: another user's push consumer aimed at the pull's
+        // inbox (nats-server 2.9 lets any reader make one) is dropped before it is handled.
+        const own = { stream: this.options.store.stream, consumer: this.consumerName, filter: this.filter };
+        takeOwnDeliveriesOnly(messages, own, (message) =>
+          dropForeignDelivery('reaction', this.options.reaction.name, message, own, this.options.logger),
+        );
         // stop(), a share check or the loss of the lock may have come while the consumer was
         // being opened: consuming on, it would hand every message back, again and again.
         if (this.stopping || this.yielding || (this.lock && !this.lock.held)) messages.stop();
@@ -237,6 +249,12 @@ export class ReactionRunner {
       }
     }
     await this.lock?.release();
+  }
+
+  /** The partition's durable consumer: `<owner>_reaction_<name>[_p<i>of<N>]`. */
+  private get consumerName(): string {
+    const { store, reaction } = this.options;
+    return store.consumerName(reactionConsumerName(reaction.name, this.partition));
   }
 
   /** Takes the lock when free and this process is below its share of partitions; true while held. */
@@ -284,7 +302,7 @@ export class ReactionRunner {
    */
   private async takeOver(): Promise<Consumer> {
     const { store, reaction, positions, logger } = this.options;
-    const name = store.consumerName(reactionConsumerName(reaction.name, this.partition));
+    const name = this.consumerName;
     const config = {
       durable_name: name,
       ack_policy: AckPolicy.Explicit,

@@ -6,3 +6,4 @@ export * from './tcp-freeze-proxy';
 export * from './settlement';
 export * from './span-recorder';
 export * from './watched-parking';
+export * from './foreign-pushes';
