@@ -483,6 +483,38 @@ describe('the shipped NATS configuration', () => {
     );
   });
 
+  it("lets each read side announce only its own projections' checkpoints, so none can end another's read-your-writes wait", async () => {
+    const listener = await connectAs('gateway');
+    const heard: string[] = [];
+    const subscription = listener.subscribe('_projections.shop.*', {
+      callback: (_error, message) => heard.push(`${message.subject} ${message.string()}`),
+    });
+    await listener.flush();
+    const forged = {
+      gateway: 'cart_items',
+      search: 'cart_items',
+      projector: 'payment_transactions',
+      analytics: 'orders',
+      replay: 'users',
+      'chain-indexer': 'cart_items',
+    } as const;
+    for (const [user, projection] of Object.entries(forged)) {
+      const nc = await connectAs(user as User);
+      nc.publish(`_projections.shop.${projection}`, '999999999');
+      await nc.flush();
+    }
+    await eventually(
+      async () => nats.output(),
+      (output) =>
+        Object.entries(forged).every(([user, projection]) =>
+          output.includes(`Publish Violation - User "${user}", Subject "_projections.shop.${projection}"`),
+        ),
+    );
+    await listener.flush();
+    subscription.unsubscribe();
+    expect(heard.filter((line) => line.endsWith(' 999999999'))).toEqual([]);
+  });
+
   it("lets no service user push the stream onto another process's subject", async () => {
     const rpc = '_rpc.shop.search.product';
     for (const user of serviceUsers) {
