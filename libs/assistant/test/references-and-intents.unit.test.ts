@@ -186,9 +186,17 @@ describe('intents', () => {
     expect(parseIntent('compare them')).toEqual({ kind: 'compare', targets: [{ kind: 'pronoun' }] });
   });
 
-  it.each<[string, { kind: string; latest: boolean; ask?: string; phrase?: string }]>([
+  it.each<
+    [string, { kind: string; latest?: boolean; ask?: string; phrase?: string; within?: { label: string } }]
+  >([
     ['has my order shipped?', { kind: 'orders', latest: true, ask: 'shipped' }],
-    ['what did I buy last week?', { kind: 'orders', latest: false }],
+    ['what did I buy last week?', { kind: 'orders', latest: false, within: { label: 'the last week' } }],
+    ['did I order anything yesterday?', { kind: 'orders', latest: false, within: { label: 'yesterday' } }],
+    ['what did I order this month?', { kind: 'orders', latest: false, within: { label: 'the last month' } }],
+    [
+      'has the jacket I bought today shipped?',
+      { kind: 'orders', ask: 'shipped', within: { label: 'today' }, phrase: 'jacket' },
+    ],
     ['is the jacket delivered?', { kind: 'orders', latest: false, ask: 'delivered', phrase: 'jacket' }],
     ['where is my last order?', { kind: 'orders', latest: true }],
     ['track my package', { kind: 'orders', latest: false }],
@@ -201,6 +209,7 @@ describe('intents', () => {
     expect(intent).toMatchObject(expected);
     if (intent.kind !== 'orders') throw new Error('not an order question');
     expect(intent.about?.kind === 'words' ? intent.about.phrase : undefined).toBe(phrase);
+    if (!('within' in expected)) expect(intent.within).toBeUndefined();
   });
 
   it.each([

@@ -443,6 +443,37 @@ describe('the offline model in the SDK tool loop', () => {
     expectGrounded(turn, earlier);
   });
 
+  it('answers "what did I buy last week?" from the orders placed in it, looking past the newest five', async () => {
+    const shop = createFakeShop();
+    const earlier = await converse(shop, [
+      'show me hoodies',
+      'add the first one in M',
+      'check out the hoodie',
+    ]);
+    const [order] = shop.orders;
+    if (!order?.item) throw new Error('no order placed');
+    const asked = async (question: string) => {
+      const turn = await runTurn(shop, earlier.at(-1)?.messages ?? [], question);
+      expect(turn.toolCalls.map(({ toolName, input }) => [toolName, input])).toEqual([
+        ['getOrders', { type: 'checkout', limit: 20 }],
+      ]);
+      return turn.text;
+    };
+    // The fake shop placed it on 2 January 2026: months before the week asked about.
+    order.createdAt = new Date(Date.now() - 40 * 86_400_000).toISOString();
+    expect(await asked('what did I buy last week?')).toMatch(
+      /^You didn't place any orders in the last week\./,
+    );
+    expect(await asked('what did I buy this month?')).toMatch(
+      /^You didn't place any orders in the last month\./,
+    );
+    order.createdAt = new Date(Date.now() - 3 * 86_400_000).toISOString();
+    expect(await asked('what did I buy last week?')).toContain(order.item.productName);
+    expect(await asked('did I order anything yesterday?')).toMatch(
+      /^You didn't place any orders yesterday\./,
+    );
+  });
+
   it('lists search results with the prices the search returned', async () => {
     const turn = await runTurn(createFakeShop(), [], 'show me hoodies');
     const [{ products }] = turn.outputs as [{ products: ProductSummary[] }];

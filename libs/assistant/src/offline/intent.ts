@@ -25,7 +25,13 @@ export type Intent =
   /** "how do the first two differ?": `targets` are each product named, or one "both"/"them" reference. */
   | { kind: 'compare'; targets: Reference[]; ask?: 'better' | 'cheaper' }
   /** "has my order shipped?": the latest order, or the orders whose item `about` names. */
-  | { kind: 'orders'; latest: boolean; about?: Reference; ask?: 'shipped' | 'delivered' }
+  | {
+      kind: 'orders';
+      latest: boolean;
+      about?: Reference;
+      ask?: 'shipped' | 'delivered';
+      within?: OrderWindow;
+    }
   /** "what size did I say my dad wears?": a question about what the shopper asked to be remembered. */
   | { kind: 'recall'; question: string }
   /** "more like the first one": products of the same kind as the one pointed at. */
@@ -42,6 +48,28 @@ const RECALL =
   /\bwhat (?:\w+\s+){0,3}(?:did|have) i (?:say|said|tell|told|mention|mentioned)\b|\bwhat did i ask you to remember\b|\bdo you (?:remember|recall)\b|\bwhat do you (?:know|remember) about\b|\bremind me\b/;
 const ORDERS =
   /\b(?:my|last|latest|recent|previous|past)\s+(?:\w+\s+)?(?:orders?|purchases?|deliver(?:y|ies))\b|\border (?:status|history)\b|\bwhere(?:'s| is) my (?!cart|basket)\w+|\b(?:shipped|arrived|dispatched|delivered)\b|\btrack (?:my|the|it|an?|that|this)\b|\btracking\b|\bwhat (?:did|have) i (?:buy|bought|order|ordered|purchase|purchased)\b|\bdid i (?:buy|order|purchase)\b/;
+/** When the orders a shopper asks about were placed ("what did I buy last week?"), in UTC days. */
+export interface OrderWindow {
+  /** How the shopper said it, for the answer: "today", "last week". */
+  label: string;
+  /** Whole days back from today where the window starts (0: today) and ends (0: now). */
+  fromDaysAgo: number;
+  toDaysAgo: number;
+}
+
+const ORDER_WINDOWS: [RegExp, OrderWindow][] = [
+  [/\btoday\b/, { label: 'today', fromDaysAgo: 0, toDaysAgo: 0 }],
+  [/\byesterday\b/, { label: 'yesterday', fromDaysAgo: 1, toDaysAgo: 1 }],
+  [
+    /\b(?:this|last|past) week\b|\bin the (?:last|past) (?:7 days|week)\b/,
+    { label: 'the last week', fromDaysAgo: 7, toDaysAgo: 0 },
+  ],
+  [
+    /\b(?:this|last|past) month\b|\bin the (?:last|past) (?:30 days|month)\b/,
+    { label: 'the last month', fromDaysAgo: 30, toDaysAgo: 0 },
+  ],
+];
+
 const LATEST_ORDER = /\b(?:last|latest|most recent)\s+(?:order|purchase|one)\b|\bmy order\b/;
 /** Words of an order question that say nothing about which product it was. */
 const ORDER_WORDS =
@@ -98,13 +126,16 @@ function ordersIntent(text: string): Intent {
     : /\b(?:delivered|arrived)\b/.test(text)
       ? 'delivered'
       : undefined;
+  const within = ORDER_WINDOWS.find(([words]) => words.test(text))?.[1];
   const named = parseReference(text.replace(ORDER_WORDS, ' '));
   const about = named.kind === 'words' ? named : undefined;
   return {
     kind: 'orders',
-    latest: about === undefined && LATEST_ORDER.test(text) && !/\borders\b/.test(text),
+    latest:
+      about === undefined && within === undefined && LATEST_ORDER.test(text) && !/\borders\b/.test(text),
     ...(about && { about }),
     ...(ask && { ask }),
+    ...(within && { within }),
   };
 }
 

@@ -5,7 +5,7 @@ import { TOOL_FAILURE_CODES } from '../tool-result';
 import type { SearchProductsInput, ShoppingToolInput, ShoppingToolName } from '../tool-schemas';
 import { broaderSearch } from './broader-search';
 import type { Conversation, ToolExchange } from './conversation';
-import { parseClauses, type Intent, type VariantWish } from './intent';
+import { parseClauses, type Intent, type OrderWindow, type VariantWish } from './intent';
 import type { Reference } from './reference';
 import * as reply from './replies';
 import { resolveCartItem, resolveProduct, resolveProducts } from './resolve-target';
@@ -377,22 +377,43 @@ function ordersAbout<T extends { item: { productName: string } | null }>(
   });
 }
 
+/** Orders placed within the window, by UTC days: "yesterday" is the whole of the day before today. */
+function ordersWithin<T extends { createdAt: string }>(
+  orders: readonly T[],
+  within: OrderWindow | undefined,
+): T[] {
+  if (!within) return [...orders];
+  const day = 86_400_000;
+  const today = Math.floor(Date.now() / day) * day;
+  const from = today - within.fromDaysAgo * day;
+  const to = today - within.toDaysAgo * day + day;
+  return orders.filter(({ createdAt }) => {
+    const at = Date.parse(createdAt);
+    return at >= from && at < to;
+  });
+}
+
 function planOrders(context: Context, intent: Extract<Intent, { kind: 'orders' }>): Step {
   const done = doneThisTurn(context, 'getOrders');
   const page = done && readOrders(done);
   if (page) {
-    const orders = ordersAbout(page.orders, intent.about);
+    const orders = ordersWithin(ordersAbout(page.orders, intent.about), intent.within);
     const about = intent.about?.kind === 'words' ? { phrase: intent.about.phrase } : undefined;
+    const narrowed = about !== undefined || intent.within !== undefined;
     return say(
-      reply.ordersReply(intent.latest ? orders.slice(0, 1) : orders, about ? orders.length : page.total, {
+      reply.ordersReply(intent.latest ? orders.slice(0, 1) : orders, narrowed ? orders.length : page.total, {
         latest: intent.latest,
         ...(about && { about }),
+        ...(intent.within && { within: intent.within.label }),
         ...(intent.ask && { ask: intent.ask }),
       }),
     );
   }
-  // Shoppers ask about what they bought: wallet top-ups are orders too, but not what they mean.
-  return one(context, 'getOrders', intent.latest ? { type: 'checkout', limit: 1 } : { type: 'checkout' });
+  // Shoppers ask about what they bought: wallet top-ups are orders too, but not what they mean. A
+  // question that names an item or a time looks through the most the tool gives, not the newest 5.
+  if (intent.latest) return one(context, 'getOrders', { type: 'checkout', limit: 1 });
+  const narrowed = intent.about !== undefined || intent.within !== undefined;
+  return one(context, 'getOrders', narrowed ? { type: 'checkout', limit: 20 } : { type: 'checkout' });
 }
 
 /** The shopper's saved preferences as the system prompt lists them, for a caller that offers no recall tool. */

@@ -375,11 +375,13 @@ function answerTo(order: OrderView, ask: 'shipped' | 'delivered' | undefined): s
 export function ordersReply(
   orders: readonly OrderView[],
   total: number,
-  request: { latest: boolean; about?: { phrase: string }; ask?: 'shipped' | 'delivered' },
+  request: { latest: boolean; about?: { phrase: string }; within?: string; ask?: 'shipped' | 'delivered' },
 ): string {
   if (orders.length === 0) {
-    return request.about
-      ? `I couldn't find an order for "${request.about.phrase}". Say "show my orders" to see them all.`
+    if (request.about)
+      return `I couldn't find an order for "${request.about.phrase}"${request.within ? ` from ${request.within}` : ''}. Say "show my orders" to see them all.`;
+    return request.within
+      ? `You didn't place any orders ${request.within === 'today' || request.within === 'yesterday' ? request.within : `in ${request.within}`}. Say "show my orders" to see them all.`
       : "You don't have any orders yet. Want me to find something for you?";
   }
   const [latest] = orders;
@@ -392,7 +394,7 @@ export function ordersReply(
     return `${answerTo(latest, request.ask)}${which} ${orderedWhat(latest)}. It is ${latest.statusText}.${orderNextStep(latest)}`;
   }
   return [
-    `${request.about ? `Your orders for "${request.about.phrase}"` : `Your ${plural(total, 'order')}`}, newest first:`,
+    `${request.about ? `Your orders for "${request.about.phrase}"` : `Your ${plural(total, 'order')}`}${request.within ? ` from ${request.within}` : ''}, newest first:`,
     '',
     ...orders.map((order, index) => `${index + 1}. ${orderedWhat(order)}: ${order.statusText}`),
   ].join('\n');
