@@ -221,7 +221,12 @@ export class DeciderRunner {
     throw new ConcurrencyExhaustedError(subject, this.maxAttempts);
   }
 
-  /** The current state without deciding anything (read-side checks inside command handlers). */
+  /**
+   * The current state without deciding anything (read-side checks inside command handlers and
+   * reactions). An aggregate with no commit is not cached: keeping it saves nothing, and a
+   * reaction asking after many ids that have none (the owner of every session in a backlog)
+   * would push the aggregates commands are working on out of the cache, each then loaded cold.
+   */
   async state<C, E extends AnyEvent, S>(
     aggregate: Aggregate<C, E, S>,
     aggregateId: string,
@@ -229,7 +234,7 @@ export class DeciderRunner {
     const instance = this.instanceOf(aggregate, aggregateId);
     const cache = this.cacheFor<S>();
     const current = await this.catchUp(instance, cache.get(instance.subject));
-    cache.set(instance.subject, current);
+    if (current.version > 0) cache.set(instance.subject, current);
     return { state: current.state, version: current.version };
   }
 

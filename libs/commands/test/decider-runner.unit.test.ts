@@ -128,6 +128,29 @@ describe('DeciderRunner', () => {
     );
   });
 
+  it('keeps no aggregate without commits that a state read found, so such reads never push live ones out', async () => {
+    const store = new InMemoryStore();
+    const runner = new DeciderRunner(store, { cache: { maxEntries: 2, maxBytes: 1024 * 1024 } });
+    await runner.run(user, id, { type: 'Register' }, meta('c1'));
+    const strangers = Array.from(
+      { length: 10 },
+      (_, i) => `00000000-0000-4000-9000-${String(i).padStart(12, '0')}`,
+    );
+    for (const stranger of strangers) {
+      expect(await runner.state(user, stranger)).toEqual({ state: decider.initialState(), version: 0 });
+    }
+    expect(runner.cached.entries).toBe(1);
+    const loads = store.loads;
+    await runner.run(user, id, { type: 'Rename', name: 'a' }, meta('c2'));
+    expect(store.loads).toBe(loads);
+    // A stranger that registers later is folded from the stream, not from an empty state kept earlier.
+    await runner.run(user, strangers[0]!, { type: 'Register' }, meta('c3'));
+    expect(await runner.state(user, strangers[0]!)).toMatchObject({
+      state: { registered: true },
+      version: 3,
+    });
+  });
+
   it('keeps the aggregates it caches within its byte bound across many aggregates, still deciding right', async () => {
     const store = new InMemoryStore();
     const runner = new DeciderRunner(store, { cache: { maxEntries: 100_000, maxBytes: 32 * 1024 } });
