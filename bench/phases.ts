@@ -477,8 +477,9 @@ async function untilConsumed(store: EventStore, timeoutMs = 300_000): Promise<vo
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     let busy = 0;
+    // A consumer removed while the list is read (a commit follower's, re-made after a stall) is listed as null.
     for await (const info of store.jsm.consumers.list(store.stream))
-      busy += info.num_pending + info.num_ack_pending;
+      if (info) busy += info.num_pending + info.num_ack_pending;
     if (busy === 0) return;
     if (Date.now() > deadline)
       throw new Error(`the stream's consumers still had ${busy} messages after ${timeoutMs} ms`);
