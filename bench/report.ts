@@ -62,6 +62,7 @@ export function resultRows(r: Record<string, any>, baseline?: Record<string, any
     tracing,
     projectorThroughput: throughput,
     saturation,
+    lightLoadFloor: floor,
   } = r;
   if (startup) {
     rows.push(row('services run', startup.runs));
@@ -152,6 +153,20 @@ export function resultRows(r: Record<string, any>, baseline?: Record<string, any
         `${paced.p50Ms} / ${paced.p99Ms}`,
         'p99 < 15',
         paced.p99Ms < 15,
+      ),
+    );
+  }
+  if (floor) {
+    rows.push(
+      row(
+        `light-load floor: a bare Node HTTP server's CPU µs/request @ ${floor.perSecond}/s vs saturated`,
+        `${floor.pacedUsPerRequest} vs ${floor.saturatedUsPerRequest} = ${floor.ratio}x`,
+      ),
+    );
+    rows.push(
+      row(
+        `light-load floor: that server's latency p50 / p99 ms @ ${floor.perSecond}/s`,
+        `${floor.paced.p50Ms} / ${floor.paced.p99Ms}`,
       ),
     );
   }

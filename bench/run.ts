@@ -23,6 +23,7 @@ import {
 import { measureEncryptionCost } from './encryption-cost';
 import { eventsPerUser } from './event-history';
 import { idleSchemaSuffixes, measureIdleStack, stackPackages } from './idle-stack';
+import { lightLoadFloor } from './light-load-floor';
 import { growth, memory, pacedWrites, PhaseContext, rawPath, readPath, rebuild, writePath } from './phases';
 import { renderTable, resultRows } from './report';
 import { gatewayLayerTable, RunResults } from './profile-layers';
@@ -37,7 +38,8 @@ import { onboardUsers } from './users';
  * `npm run bench`: builds the services as the Dockerfile does and starts the compiled gateway and
  * projector with NODE_ENV=production on a stream and schema of their own, signs users in through
  * the provider stand-in, and measures start-up, an idle stack, the write path, the raw floor
- * under it, the read path, write-to-readable latency at a fixed rate, how latency and rebuild
+ * under it, the read path, write-to-readable latency at a fixed rate (with the machine's own light-load
+ * floor beside it: a bare Node HTTP server at that rate against saturated), how latency and rebuild
  * time grow with the stream, a rebuild of every projection from >= 200,000 events, projector
  * throughput with one and two processes on one partitioned stream (with what the stream and the
  * read models hold per event and per row), the cart projection's lag under writes at the maximum
@@ -252,8 +254,11 @@ async function main(): Promise<void> {
     if (phases.has('raw')) results.rawFloor = await rawPath(ctx);
     // With --profile the read phase marks a profile per route itself: read-cart, read-orders.
     if (phases.has('read')) results.read = await readPath(ctx);
-    if (phases.has('paced'))
+    if (phases.has('paced')) {
       results.writeToReadable = await profiled('paced', () => pacedWrites(ctx, fixedCommandRate));
+      log(`(d) light-load floor: a bare Node HTTP server at ${fixedCommandRate}/s and saturated`);
+      results.lightLoadFloor = await lightLoadFloor({ perSecond: fixedCommandRate, seconds, concurrency });
+    }
     if (phases.has('growth'))
       results.growth = await profiled('growth', () => growth(ctx, growthEvents, fixedCommandRate));
     if (phases.has('rebuild'))
