@@ -38,6 +38,7 @@ export * from './deposit/deposit-claimant';
 export * from './deposit/deposit-aggregate';
 export * from './deposit/deposit-order-id';
 export * from './name-based-uuid';
+export * from './grow-only-set';
 export * from './order/order-decider';
 export * from './order/order-aggregate';
 export * from './order/item-needed-on-chain';

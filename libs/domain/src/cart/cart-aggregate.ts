@@ -1,4 +1,4 @@
 import { defineAggregate } from '../aggregate';
 import { cartDecider } from './cart-decider';
 
-export const cartAggregate = defineAggregate('cart', cartDecider, { snapshotVersion: 1 });
+export const cartAggregate = defineAggregate('cart', cartDecider, { snapshotVersion: 2 });

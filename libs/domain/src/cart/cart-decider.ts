@@ -227,7 +227,7 @@ export const cartDecider: Decider<CartCommand, CartEvent, CartState> = {
     switch (event.type) {
       case 'ItemAdded': {
         const items = new Map(state.items).set(event.data.itemId, event.data);
-        return { ...state, items, knownItemIds: new Set(state.knownItemIds).add(event.data.itemId) };
+        return { ...state, items, knownItemIds: state.knownItemIds.add(event.data.itemId) };
       }
       case 'ItemRemoved': {
         const items = new Map(state.items);

@@ -1,4 +1,5 @@
 import { CartItemSnapshot } from '@shop/contracts';
+import { GrowOnlySet } from '../grow-only-set';
 import { CheckoutReservation } from './checkout-reservation';
 
 export interface CartItem extends CartItemSnapshot {
@@ -9,7 +10,7 @@ export interface CartState {
   /** Active items only, by item id, in the order they were added. */
   items: Map<string, CartItem>;
   /** Every item id ever added, so a removed item's id cannot be reused for a new one. */
-  knownItemIds: Set<string>;
+  knownItemIds: GrowOnlySet<string>;
   /** Items that left because they were ordered: they come back if the payment fails. */
   ordered: Map<string, CartItem>;
   /** The open checkout of each item: at most one order per item at a time. */
@@ -31,7 +32,7 @@ export interface CartState {
 
 export const initialCartState = (): CartState => ({
   items: new Map(),
-  knownItemIds: new Set(),
+  knownItemIds: GrowOnlySet.empty(),
   ordered: new Map(),
   checkouts: new Map(),
   links: new Map(),
