@@ -48,5 +48,8 @@ export function estimatedSize(value: unknown, seen: Set<object> = new Set()): nu
   return bytes;
 }
 
-/** One function for every GrowOnlySet (see GrowOnlySet.weigh): a member, its slot and its entry. */
-const memberBytes = (member: unknown) => 48 + estimatedSize(member);
+/**
+ * One function for every GrowOnlySet (see GrowOnlySet.weigh): a member, its map entry, its list
+ * slot and its running total.
+ */
+const memberBytes = (member: unknown) => 56 + estimatedSize(member);
