@@ -79,6 +79,24 @@ describe('cart decider', () => {
     ).toHaveLength(1);
   });
 
+  it('refuses an item id the cart ever held, whatever came after, with CartDuplicateItemError', () => {
+    const itemId = randomUUID();
+    const removed: CartEvent = { type: 'ItemRemoved', data: { itemId, reason: 'removed' } };
+    const later = Array.from({ length: 30 }, (_, n) => [
+      added(100 + n, `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`),
+      {
+        type: 'ItemRemoved',
+        data: { itemId: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`, reason: 'removed' },
+      } satisfies CartEvent,
+    ]).flat();
+    given(added(1, itemId), removed, ...later)
+      .when({ type: 'AddItem', itemId, product: product(2) })
+      .thenThrows('CartDuplicateItemError', 'conflict');
+    given(...later, added(1, itemId), removed)
+      .when({ type: 'AddItem', itemId, product: product(2) })
+      .thenThrows('CartDuplicateItemError', 'conflict');
+  });
+
   it('refuses invalid product data with CartInvalidProductError', () => {
     for (const bad of [
       { price: 0 },
