@@ -140,15 +140,28 @@ export async function rawPath(ctx: PhaseContext) {
   ctx.log(
     `(b) raw floor: JetStream publish-with-ack + Postgres upsert, concurrency ${ctx.concurrency}, ${ctx.seconds} s`,
   );
+  const store = await ctx.openStore('raw');
+  const servers0 = serverCpuSeconds();
+  const client0 = process.cpuUsage();
   const raw = await rawFloor({
-    store: await ctx.openStore('raw'),
+    store,
     databaseUrl: ctx.databaseUrl,
     liveSchema: ctx.stack.names.schema,
     scratchSchema: `${ctx.stack.names.schema}_raw`,
     concurrency: ctx.concurrency,
     seconds: ctx.seconds,
   });
-  return { ...summarize(raw.latencies, raw.seconds), errors: raw.errors, firstError: raw.firstError };
+  const client = process.cpuUsage(client0);
+  const servers1 = serverCpuSeconds();
+  return {
+    ...summarize(raw.latencies, raw.seconds),
+    errors: raw.errors,
+    firstError: raw.firstError,
+    // The bench process is the floor's only client: its CPU is what ours spread over the
+    // gateway and the projector would be without HTTP, a decider, a consumer or a projection.
+    clientCpuSeconds: (client.user + client.system) / 1e6,
+    serverCpuSeconds: serverCpuBetween(servers0, servers1),
+  };
 }
 
 /**

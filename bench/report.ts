@@ -54,6 +54,7 @@ export function resultRows(r: Record<string, any>, baseline?: Record<string, any
     write,
     rawFloor,
     read,
+    readFloor,
     writeToReadable: paced,
     memory,
     rebuild,
@@ -133,6 +134,13 @@ export function resultRows(r: Record<string, any>, baseline?: Record<string, any
   if (rawFloor) {
     rows.push(row('raw floor: publish+ack & upsert ops/s', `${rawFloor.perSecond}`));
     rows.push(row('raw floor: p50 / p99 ms', `${rawFloor.p50Ms} / ${rawFloor.p99Ms}`));
+    if (rawFloor.serverCpuSeconds) {
+      const cost = cpuPerUnit(rawFloor.count, {
+        client: rawFloor.clientCpuSeconds,
+        ...rawFloor.serverCpuSeconds,
+      });
+      rows.push(row('raw floor: CPU ms per publish+ack & upsert, by process', cost.text));
+    }
   }
   if (write && rawFloor) {
     const ratio = write.perSecond / rawFloor.perSecond;
@@ -235,6 +243,23 @@ export function resultRows(r: Record<string, any>, baseline?: Record<string, any
           `${result.p50Ms} / ${result.p99Ms}`,
           'p99 < 20',
           result.p99Ms < 20,
+        ),
+      );
+    }
+  }
+  if (readFloor) {
+    const ms = (us: number) => (us / 1000).toFixed(3);
+    for (const [label, figure] of [
+      ['Nest on Fastify answering the cart from memory', readFloor.framework],
+      ['the same, counting the request in Redis first', readFloor.rateLimited],
+      ['the same, the cart read from Redis too (a gated cached read)', readFloor.gatedRead],
+    ] as const) {
+      rows.push(
+        row(
+          `read floor: ${label}, CPU ms per request`,
+          `server ${ms(figure.serverUsPerRequest)} + redis ${ms(figure.redisUsPerRequest)} = ${ms(
+            figure.serverUsPerRequest + figure.redisUsPerRequest,
+          )}`,
         ),
       );
     }

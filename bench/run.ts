@@ -25,6 +25,7 @@ import { eventsPerUser } from './event-history';
 import { idleSchemaSuffixes, measureIdleStack, stackPackages } from './idle-stack';
 import { lightLoadFloor } from './light-load-floor';
 import { growth, memory, pacedWrites, PhaseContext, rawPath, readPath, rebuild, writePath } from './phases';
+import { readFloor } from './read-floor';
 import { renderTable, resultRows } from './report';
 import { gatewayLayerTable, RunResults } from './profile-layers';
 import { profileThisProcess } from './self-profile';
@@ -253,7 +254,19 @@ async function main(): Promise<void> {
     }
     if (phases.has('raw')) results.rawFloor = await rawPath(ctx);
     // With --profile the read phase marks a profile per route itself: read-cart, read-orders.
-    if (phases.has('read')) results.read = await readPath(ctx);
+    if (phases.has('read')) {
+      results.read = await readPath(ctx);
+      log('(c) read floor: GET /api/cart in Nest on Fastify without our code, saturated');
+      const cart = await api.expect(200, 'GET', '/api/cart', { jar: ctx.users[0]!.jar });
+      results.readFloor = await readFloor({
+        cartBody: JSON.stringify(cart.body),
+        redisUrl: env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+        keyPrefix: `${names.redisKeyPrefix}read-floor:`,
+        seconds,
+        concurrency,
+        users: ctx.users.length,
+      });
+    }
     if (phases.has('paced')) {
       results.writeToReadable = await profiled('paced', () => pacedWrites(ctx, fixedCommandRate));
       log(`(d) light-load floor: a bare Node HTTP server at ${fixedCommandRate}/s and saturated`);
